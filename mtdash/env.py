@@ -1,0 +1,81 @@
+"""Strict readers for settings that come from environment variables.
+
+A value that cannot be parsed is refused with an error naming the variable,
+instead of being guessed at: ``MTDASH_DEBUG=Flase`` must not mean "on".
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+from django.core.exceptions import ImproperlyConfigured
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+
+
+def env_str(name: str, default: str) -> str:
+    """Return the variable's value, or ``default`` when it is unset or empty."""
+    value = os.environ.get(name, "").strip()
+    return value or default
+
+
+def env_bool(name: str, default: bool) -> bool:
+    """Parse true/false/yes/no/on/off/1/0 (any case); anything else is an error."""
+    raw = os.environ.get(name, "").strip().lower()
+    if not raw:
+        return default
+    if raw in _TRUE:
+        return True
+    if raw in _FALSE:
+        return False
+    raise ImproperlyConfigured(
+        f"{name}={raw!r} is not a boolean; use one of "
+        f"{', '.join(sorted(_TRUE | _FALSE))}."
+    )
+
+
+def env_int(name: str, default: int, *, minimum: int = 0) -> int:
+    """Parse a whole number no smaller than ``minimum``."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a whole number.") from None
+    if value < minimum:
+        raise ImproperlyConfigured(f"{name}={value} must be at least {minimum}.")
+    return value
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    """Parse a comma-separated list, ignoring blanks around the items."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return list(default)
+    return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def secret_key(name: str, key_file: Path) -> str:
+    """The secret key from ``name``, else from ``key_file`` (created on first use).
+
+    No key is ever written in source; a single-machine install gets a random
+    key that survives restarts, a team server sets the variable.
+    """
+    value = os.environ.get(name, "").strip()
+    if value:
+        if len(value) < 32:
+            raise ImproperlyConfigured(f"{name} must be at least 32 characters long.")
+        return value
+    key_file.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        fd = os.open(key_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        pass
+    else:
+        with os.fdopen(fd, "w") as handle:
+            handle.write(secrets.token_urlsafe(50))
+    return key_file.read_text().strip()

@@ -1,0 +1,104 @@
+"""Creating test sets and system outputs from validated segment lists.
+
+Callers validate files first (``textfiles``); these functions write
+everything in one transaction, so a failure leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+
+from mtdash.evaluation.models import (
+    Hypothesis,
+    ReferenceSegment,
+    ReferenceSet,
+    ScoringJob,
+    Segment,
+    System,
+    SystemOutput,
+    TestSet,
+)
+from mtdash.evaluation.services.scoring_jobs import DEFAULT_METRICS, queue_scoring_job
+from mtdash.teams.models import Team
+
+_BATCH = 1000
+
+
+@dataclass(frozen=True)
+class TestSetData:
+    name: str
+    source_language: str
+    target_language: str
+    text_type: str
+    description: str
+    sources: Sequence[str]
+    references: dict[str, Sequence[str]]  # translator label -> segments
+    document_ids: Sequence[str] | None = None
+
+    __test__ = False  # not a pytest test class
+
+
+@transaction.atomic
+def create_test_set(team: Team, user: AbstractBaseUser | None, data: TestSetData) -> TestSet:
+    """Store a test set with its segments and reference sets."""
+    test_set = TestSet.objects.create(
+        team=team,
+        name=data.name,
+        source_language=data.source_language,
+        target_language=data.target_language,
+        text_type=data.text_type,
+        description=data.description,
+        created_by=user,
+    )
+    document_ids = data.document_ids or [""] * len(data.sources)
+    Segment.objects.bulk_create(
+        (
+            Segment(test_set=test_set, index=i, source=text, document_id=doc)
+            for i, (text, doc) in enumerate(zip(data.sources, document_ids, strict=True))
+        ),
+        batch_size=_BATCH,
+    )
+    for label, texts in data.references.items():
+        reference_set = ReferenceSet.objects.create(test_set=test_set, label=label)
+        ReferenceSegment.objects.bulk_create(
+            (
+                ReferenceSegment(reference_set=reference_set, index=i, text=text)
+                for i, text in enumerate(texts)
+            ),
+            batch_size=_BATCH,
+        )
+    return test_set
+
+
+@transaction.atomic
+def create_system_output(
+    test_set: TestSet,
+    user: AbstractBaseUser | None,
+    system_name: str,
+    hypotheses: Sequence[str],
+    *,
+    system_description: str = "",
+    metrics: Sequence[str] = DEFAULT_METRICS,
+    queue: bool = True,
+) -> ScoringJob:
+    """Store a system's output on a test set and create its scoring job.
+
+    With ``queue`` the job is sent to Celery only after the transaction
+    commits, so a worker never looks for rows that are not there yet.
+    """
+    system, _ = System.objects.get_or_create(
+        team=test_set.team, name=system_name, defaults={"description": system_description}
+    )
+    output = SystemOutput.objects.create(system=system, test_set=test_set, uploaded_by=user)
+    Hypothesis.objects.bulk_create(
+        (Hypothesis(output=output, index=i, text=text) for i, text in enumerate(hypotheses)),
+        batch_size=_BATCH,
+    )
+    job = ScoringJob.objects.create(output=output, metrics=list(metrics), created_by=user)
+    if queue:
+        transaction.on_commit(lambda: queue_scoring_job(job.pk))
+    return job
