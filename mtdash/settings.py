@@ -91,6 +91,7 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = DATA_DIR / "staticfiles"
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # WhiteNoise warns when it is missing
 # Serve static files from the app directories in development and tests, so a
 # fresh checkout works without collectstatic.
 WHITENOISE_USE_FINDERS = True

@@ -1,0 +1,44 @@
+import os
+import shutil
+import tempfile
+
+import pytest
+
+
+def _find(*names: str) -> str | None:
+    for name in names:
+        found = shutil.which(name) or (name if os.path.exists(name) else None)
+        if found:
+            return found
+    return None
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Headless Debian Chromium driven through chromedriver (selenium)."""
+    chromium = _find("chromium", "/usr/bin/chromium")
+    driver_path = _find("chromedriver", "/usr/bin/chromedriver")
+    if not chromium or not driver_path:
+        message = "Debian packages chromium and chromium-driver are not installed"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    # This machine has no internet: switch off everything that phones home.
+    for flag in (
+        "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+        "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--window-size=1280,1000",
+    ):
+        options.add_argument(flag)
+    profile = tempfile.mkdtemp(prefix="mtdash-chromium-")
+    options.add_argument(f"--user-data-dir={profile}")
+    driver = webdriver.Chrome(service=Service(executable_path=driver_path), options=options)
+    driver.set_page_load_timeout(60)
+    yield driver
+    driver.quit()
+    shutil.rmtree(profile, ignore_errors=True)

@@ -1,0 +1,88 @@
+"""Shared test world: a team with an owner and a member, an outsider in
+another team, a small test set; plus real Redis and Celery worker fixtures."""
+
+from __future__ import annotations
+
+import pytest
+
+from mtdash.evaluation.services.uploads import TestSetData, create_test_set
+from mtdash.teams.models import Membership, Team
+from tests.support import services
+
+PASSWORD = "correct horse battery staple"
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    # The real hasher is slow on purpose; tests log in hundreds of times.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def team(db):
+    return Team.objects.create(name="Alpha lab")
+
+
+@pytest.fixture
+def owner(django_user_model, team):
+    user = django_user_model.objects.create_user("alice", password=PASSWORD)
+    Membership.objects.create(team=team, user=user, role=Membership.Role.OWNER)
+    return user
+
+
+@pytest.fixture
+def member(django_user_model, team):
+    user = django_user_model.objects.create_user("bob", password=PASSWORD)
+    Membership.objects.create(team=team, user=user)
+    return user
+
+
+@pytest.fixture
+def outsider(django_user_model, db):
+    user = django_user_model.objects.create_user("mallory", password=PASSWORD)
+    Membership.objects.create(team=Team.objects.create(name="Other lab"), user=user)
+    return user
+
+
+@pytest.fixture
+def test_set(team, owner):
+    data = TestSetData(
+        name="toy fr-en",
+        source_language="fr",
+        target_language="en",
+        text_type="news",
+        description="",
+        sources=["le chat est sur le tapis", "il pleut", "bonjour à tous"],
+        references={
+            "A": ["the cat is on the mat", "it is raining", "hello everyone"],
+            "B": ["there is a cat on the mat", "it rains", "hello all"],
+        },
+    )
+    return create_test_set(team, owner, data)
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory):
+    process, url = services.start_redis(tmp_path_factory.mktemp("redis"))
+    yield url
+    services.stop(process)
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(django_db_setup, django_db_blocker, redis_url, tmp_path_factory):
+    """A real worker process on the test database, and this process's Celery
+    app pointed at the same Redis so uploads here reach that worker."""
+    from django.db import connection
+
+    from mtdash.celery import app
+
+    app.conf.broker_url = redis_url
+    if app._pool is not None:  # drop connections made with another broker URL
+        app._pool.force_close_all()
+        app._pool = None
+    with django_db_blocker.unblock():
+        db_url = services.database_url(connection.settings_dict)
+    log_path = tmp_path_factory.mktemp("worker") / "worker.log"
+    process = services.start_worker(redis_url, db_url, log_path)
+    yield process
+    services.stop(process)

@@ -1,0 +1,91 @@
+import csv
+import io
+
+import pytest
+from django.urls import reverse
+
+from mtdash.evaluation.figures import leaderboard_figure
+from mtdash.evaluation.services.leaderboard import build_leaderboard
+from mtdash.evaluation.services.scoring_jobs import run_scoring_job
+from mtdash.evaluation.services.uploads import create_system_output
+from tests.conftest import PASSWORD
+
+OUTPUTS = {
+    "good": ["the cat is on the mat", "it is raining", "hello everyone"],
+    "fair": ["the cat on mat", "it raining", "hello every one"],
+    "poor": ["cat", "rain", "greetings"],
+}
+
+
+@pytest.fixture
+def scored(test_set, owner):
+    for name, hypotheses in OUTPUTS.items():
+        job = create_system_output(test_set, owner, name, hypotheses, queue=False)
+        run_scoring_job(job.pk)
+    create_system_output(test_set, owner, "pending", ["a", "b", "c"], queue=False)
+    return test_set
+
+
+def test_it_ranks_systems_by_bleu_with_unscored_ones_last(scored):
+    leaderboard = build_leaderboard(scored)
+    assert [row.system for row in leaderboard.rows] == ["good", "fair", "poor", "pending"]
+    assert [row.rank for row in leaderboard.rows] == [1, 2, 3, None]
+    assert leaderboard.rows[-1].cells == (None,)
+    assert leaderboard.rows[-1].job_status == "queued"
+    assert [column.name for column in leaderboard.columns] == ["bleu"]
+
+
+def test_the_chart_puts_the_best_system_on_top(scored):
+    figure = leaderboard_figure(build_leaderboard(scored))
+    bars = figure["data"][0]
+    # Plotly draws the first category at the bottom.
+    assert bars["y"] == ["poor", "fair", "good"]
+    assert bars["x"] == sorted(bars["x"])
+    assert "higher is better" in figure["layout"]["xaxis"]["title"]["text"]
+
+
+def test_no_chart_without_scores(test_set):
+    assert leaderboard_figure(build_leaderboard(test_set)) is None
+
+
+def test_the_page_shows_the_table_signature_and_chart_data(client, owner, scored):
+    client.login(username=owner.username, password=PASSWORD)
+    page = client.get(scored.get_absolute_url()).content.decode()
+    assert 'id="leaderboard"' in page
+    assert 'id="leaderboard-figure"' in page
+    assert "bleu|" in page
+    assert "vendor/plotly-3.3.0.min.js" in page
+
+
+def test_plotly_is_served_locally(client, owner, scored):
+    client.login(username=owner.username, password=PASSWORD)
+    response = client.get("/static/vendor/plotly-3.3.0.min.js")
+    assert response.status_code == 200
+
+
+def test_the_csv_export_has_one_row_per_system_and_the_signature(client, owner, scored):
+    client.login(username=owner.username, password=PASSWORD)
+    response = client.get(reverse("test_set_export", args=[scored.pk, "csv"]))
+    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    assert rows[0] == ["rank", "system", "bleu"]
+    assert [row[1] for row in rows[1:5]] == ["good", "fair", "poor", "pending"]
+    assert rows[-1][1] == "signature" and rows[-1][2].startswith("bleu|")
+
+
+def test_the_latex_export_escapes_system_names(client, owner, test_set):
+    job = create_system_output(test_set, owner, "sys_1 & co", ["a", "b", "c"], queue=False)
+    run_scoring_job(job.pk)
+    client.login(username=owner.username, password=PASSWORD)
+    body = client.get(reverse("test_set_export", args=[test_set.pk, "tex"])).content.decode()
+    assert r"sys\_1 \& co" in body
+    assert r"\begin{tabular}" in body
+
+
+def test_the_job_page_shows_the_result_when_done(client, owner, test_set):
+    job = create_system_output(test_set, owner, "sys1", OUTPUTS["good"], queue=False)
+    run_scoring_job(job.pk)
+    client.login(username=owner.username, password=PASSWORD)
+    page = client.get(job.get_absolute_url()).content.decode()
+    assert 'id="job-scores"' in page
+    status = client.get(reverse("job_status", args=[job.pk])).json()
+    assert status == {"status": "succeeded", "progress": 100, "error_message": "", "finished": True}
