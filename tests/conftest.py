@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from mtdash.evaluation.services.uploads import TestSetData, create_test_set
-from mtdash.teams.models import Membership, Team
 from tests.support import services
 
 PASSWORD = "correct horse battery staple"
 
 
-@pytest.fixture(autouse=True)
+@pytest.fixture
 def fast_password_hashing(settings):
     # The real hasher is slow on purpose; tests log in hundreds of times.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -20,25 +18,33 @@ def fast_password_hashing(settings):
 
 @pytest.fixture
 def team(db):
+    from mtdash.teams.models import Team
+
     return Team.objects.create(name="Alpha lab")
 
 
 @pytest.fixture
-def owner(django_user_model, team):
+def owner(django_user_model, team, fast_password_hashing):
+    from mtdash.teams.models import Membership
+
     user = django_user_model.objects.create_user("alice", password=PASSWORD)
     Membership.objects.create(team=team, user=user, role=Membership.Role.OWNER)
     return user
 
 
 @pytest.fixture
-def member(django_user_model, team):
+def member(django_user_model, team, fast_password_hashing):
+    from mtdash.teams.models import Membership
+
     user = django_user_model.objects.create_user("bob", password=PASSWORD)
     Membership.objects.create(team=team, user=user)
     return user
 
 
 @pytest.fixture
-def outsider(django_user_model, db):
+def outsider(django_user_model, db, fast_password_hashing):
+    from mtdash.teams.models import Membership, Team
+
     user = django_user_model.objects.create_user("mallory", password=PASSWORD)
     Membership.objects.create(team=Team.objects.create(name="Other lab"), user=user)
     return user
@@ -46,6 +52,8 @@ def outsider(django_user_model, db):
 
 @pytest.fixture
 def test_set(team, owner):
+    from mtdash.evaluation.services.uploads import TestSetData, create_test_set
+
     data = TestSetData(
         name="toy fr-en",
         source_language="fr",

@@ -1,0 +1,258 @@
+"""The metric contract: segment statistics in, scores out.
+
+A metric is an immutable object (a frozen dataclass holding its
+configuration). It turns each segment into a short vector of counts, its
+*sufficient statistics*; the corpus score is computed from the column sums of
+those vectors and a sentence score from a single row. Bootstrap resampling and
+system comparison therefore resample rows and never re-tokenise text.
+
+Shapes used throughout:
+
+- ``statistics``: ``(n_segments, n_stats)``, one row per segment;
+- ``summed``: ``(..., n_stats)``, statistics summed over some segments, with
+  any leading batch shape (e.g. ``(n_bootstrap_samples, n_stats)``).
+
+To add a metric: subclass :class:`Metric` as a frozen dataclass, set the class
+variables, implement the four abstract members, and add one line to
+:mod:`scoring.registry`.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+
+from scoring.corpus import PreparedCorpus, prepare_corpus
+from scoring.errors import MetricError
+from scoring.results import MetricResult
+
+ProgressCallback = Callable[[float], None]
+
+# How many times at most a progress callback is called while collecting
+# statistics; often enough for a progress bar, rare enough to cost nothing.
+_PROGRESS_REPORTS = 100
+
+_TRUE_WORDS = {"true", "yes", "1", "on"}
+_FALSE_WORDS = {"false", "no", "0", "off"}
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """A named parameter of a metric, as written in ``"bleu:n=2"``.
+
+    ``kind`` is ``int``, ``float``, ``bool`` or ``str``. :meth:`convert` turns
+    a spec-string value (or an already-typed value) into that type; range and
+    choice checks are done by the metric itself, so a metric constructed
+    directly is checked too.
+    """
+
+    name: str
+    attribute: str
+    kind: type
+    description: str
+    choices: tuple[str, ...] = ()
+
+    def convert(self, raw: object) -> object:
+        """Return ``raw`` as ``self.kind``; raise ``ValueError`` if impossible."""
+        if self.kind is bool:
+            if isinstance(raw, bool):
+                return raw
+            if isinstance(raw, str) and raw.strip().lower() in _TRUE_WORDS:
+                return True
+            if isinstance(raw, str) and raw.strip().lower() in _FALSE_WORDS:
+                return False
+            raise ValueError("expected true or false")
+        if self.kind is int:
+            if isinstance(raw, bool) or isinstance(raw, float):
+                raise ValueError("expected an integer")
+            try:
+                return int(raw)  # type: ignore[call-overload]
+            except (TypeError, ValueError):
+                raise ValueError("expected an integer") from None
+        if self.kind is float:
+            if isinstance(raw, bool):
+                raise ValueError("expected a number")
+            try:
+                return float(raw)  # type: ignore[arg-type]
+            except (TypeError, ValueError):
+                raise ValueError("expected a number") from None
+        if not isinstance(raw, str):
+            raise ValueError("expected a string")
+        return raw
+
+
+def format_signature(
+    name: str, nrefs: int | str | None, fields: Sequence[tuple[str, str]]
+) -> str:
+    """Join ``name|nrefs:..|key:value|...|version:..`` like sacreBLEU.
+
+    ``nrefs`` is left out when ``None`` (a signature of the configuration
+    alone, before any data has been seen).
+    """
+    from scoring import __version__  # here, not at the top: scoring imports base
+
+    parts = [name]
+    if nrefs is not None:
+        parts.append(f"nrefs:{nrefs}")
+    parts.extend(f"{key}:{value}" for key, value in fields)
+    parts.append(f"version:{__version__}")
+    return "|".join(parts)
+
+
+class Metric(ABC):
+    """Base class of every metric; subclasses are frozen dataclasses.
+
+    Class variables a subclass sets:
+
+    - ``name``: registry name and first field of the signature;
+    - ``description``: one line for ``list_metrics()``;
+    - ``higher_is_better``: False for error rates;
+    - ``scale``: scores lie in ``[0, scale]`` (BLEU: 100.0, like sacreBLEU);
+    - ``parameters``: the :class:`Parameter` s accepted in a metric spec.
+    """
+
+    name: ClassVar[str]
+    description: ClassVar[str]
+    higher_is_better: ClassVar[bool]
+    scale: ClassVar[float]
+    parameters: ClassVar[tuple[Parameter, ...]] = ()
+
+    # -- what each metric implements -------------------------------------
+
+    @property
+    @abstractmethod
+    def statistics_names(self) -> tuple[str, ...]:
+        """Names of the ``n_stats`` columns of the statistics array."""
+
+    @abstractmethod
+    def segment_row(
+        self, hypothesis: str, references: tuple[str, ...]
+    ) -> Sequence[float]:
+        """Sufficient statistics of one segment (length ``n_stats``)."""
+
+    @abstractmethod
+    def corpus_scores_from_statistics(self, summed: np.ndarray) -> np.ndarray:
+        """Corpus scores from summed statistics: ``(..., n_stats) -> (...)``."""
+
+    @abstractmethod
+    def sentence_scores_from_statistics(self, statistics: np.ndarray) -> np.ndarray:
+        """Sentence scores from single rows: ``(..., n_stats) -> (...)``."""
+
+    @abstractmethod
+    def signature_fields(self, sentence: bool = False) -> tuple[tuple[str, str], ...]:
+        """``(key, value)`` pairs of the signature between nrefs and version."""
+
+    # -- shared machinery --------------------------------------------------
+
+    # Counts are integers; a metric with fractional statistics (e.g. TER's
+    # average reference length) sets np.float64.
+    statistics_dtype: ClassVar[type] = np.int64
+
+    def segment_statistics(
+        self,
+        hypotheses: Sequence[str],
+        references: Sequence[Sequence[str | None]],
+        progress: ProgressCallback | None = None,
+    ) -> np.ndarray:
+        """Sufficient statistics of every segment, shape ``(n_segments, n_stats)``.
+
+        ``references`` are reference *streams* (like sacreBLEU): each stream
+        has one entry per hypothesis; ``None`` marks a missing reference.
+        Raises :class:`MetricError` when the streams do not fit.
+        """
+        return self._statistics(prepare_corpus(hypotheses, references), progress)
+
+    def _statistics(
+        self, corpus: PreparedCorpus, progress: ProgressCallback | None
+    ) -> np.ndarray:
+        """Collect one row per segment; override when a metric needs the whole
+        corpus first (e.g. NIST's information weights)."""
+        n_segments = len(corpus.hypotheses)
+        n_stats = len(self.statistics_names)
+        statistics = np.zeros((n_segments, n_stats), dtype=self.statistics_dtype)
+        report_every = max(1, -(-n_segments // _PROGRESS_REPORTS))  # ceiling
+        segments = zip(corpus.hypotheses, corpus.references)
+        for index, (hypothesis, references) in enumerate(segments):
+            statistics[index] = self.segment_row(hypothesis, references)
+            done = index + 1
+            due = done % report_every == 0 or done == n_segments
+            if progress is not None and due:
+                progress(done / n_segments)
+        if progress is not None and n_segments == 0:
+            progress(1.0)
+        return statistics
+
+    def corpus_score_from_statistics(self, summed: np.ndarray) -> float:
+        """The corpus score (on ``scale``) from one summed row ``(n_stats,)``."""
+        return float(self.corpus_scores_from_statistics(np.asarray(summed)))
+
+    def sentence_score_from_statistics(self, row: np.ndarray) -> float:
+        """One sentence score (on ``scale``) from one row ``(n_stats,)``."""
+        return float(self.sentence_scores_from_statistics(np.asarray(row)))
+
+    def details_from_statistics(self, summed: np.ndarray) -> dict[str, Any]:
+        """JSON-safe figures for the UI; by default the summed statistics."""
+        names = self.statistics_names
+        return {name: value.item() for name, value in zip(names, summed)}
+
+    def signature(self, nrefs: int | str | None = None) -> str:
+        """Signature of the corpus score; ``nrefs`` is an int or ``"var"``."""
+        return format_signature(self.name, nrefs, self.signature_fields(sentence=False))
+
+    def sentence_signature(self, nrefs: int | str | None = None) -> str:
+        """Signature of the sentence scores."""
+        return format_signature(self.name, nrefs, self.signature_fields(sentence=True))
+
+    def score(
+        self,
+        hypotheses: Sequence[str],
+        references: Sequence[Sequence[str | None]],
+        sentence: bool = False,
+        progress: ProgressCallback | None = None,
+    ) -> MetricResult:
+        """Score a system output against one or more reference streams.
+
+        Args:
+            hypotheses: ``n`` hypothesis segments.
+            references: reference streams, each of length ``n``; ``None``
+                entries mark missing references (variable reference counts).
+            sentence: also compute one score per segment.
+            progress: called now and then with the fraction of segments
+                done, in (0, 1], finally with 1.0.
+
+        Returns:
+            A :class:`MetricResult`; scores are on ``self.scale``.
+        """
+        corpus = prepare_corpus(hypotheses, references)
+        statistics = self._statistics(corpus, progress)
+        summed = statistics.sum(axis=0)
+        sentence_scores = sentence_signature = None
+        if sentence:
+            sentence_signature = self.sentence_signature(corpus.nrefs)
+            values = self.sentence_scores_from_statistics(statistics)
+            sentence_scores = tuple(float(value) for value in values)
+        return MetricResult(
+            metric=self.name,
+            score=self.corpus_score_from_statistics(summed),
+            signature=self.signature(corpus.nrefs),
+            higher_is_better=self.higher_is_better,
+            scale=float(self.scale),
+            n_segments=len(corpus.hypotheses),
+            sentence_scores=sentence_scores,
+            sentence_signature=sentence_signature,
+            details=self.details_from_statistics(summed),
+            statistics=statistics,
+        )
+
+
+def require(condition: bool, message: str) -> None:
+    """Raise :class:`MetricError` with ``message`` unless ``condition`` holds.
+
+    Used by metrics' ``__post_init__`` to refuse bad configurations early.
+    """
+    if not condition:
+        raise MetricError(message)

@@ -1,0 +1,156 @@
+"""Command line: ``python -m scoring score ...`` and ``python -m scoring list-metrics``.
+
+Exit status 0 on success, 2 on bad input (unreadable file, invalid UTF-8,
+differing line counts, unknown metric or parameter) with a one-line-per-problem
+message on stderr and no traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from typing import TextIO
+
+from scoring import __version__
+from scoring.errors import ScoringError
+from scoring.registry import get_metric, list_metrics
+from scoring.results import MetricResult
+from scoring.textfiles import check_same_length, read_segments
+from scoring.tokenizers import list_tokenizers
+
+EXIT_OK = 0
+EXIT_BAD_INPUT = 2
+EXIT_BROKEN_PIPE = 1
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``python -m scoring``."""
+    parser = argparse.ArgumentParser(
+        prog="python -m scoring",
+        description="Score machine-translation output with automatic metrics.",
+    )
+    parser.add_argument("--version", action="version", version=f"scoring {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    score = commands.add_parser(
+        "score", help="score one hypothesis file against one or more reference files"
+    )
+    score.add_argument(
+        "--metric",
+        action="append",
+        metavar="SPEC",
+        help="metric spec such as bleu or bleu:n=2 (repeatable; default: bleu)",
+    )
+    score.add_argument(
+        "--refs", nargs="+", required=True, metavar="REF", help="reference files"
+    )
+    score.add_argument("--hyp", required=True, metavar="HYP", help="hypothesis file")
+    score.add_argument(
+        "--tokenize", choices=list_tokenizers(), default="13a", help="default: 13a"
+    )
+    score.add_argument("--lowercase", action="store_true", help="case-fold first")
+    score.add_argument(
+        "--sentence", action="store_true", help="also print one score per line"
+    )
+    score.add_argument("--json", action="store_true", help="print one JSON object")
+
+    listing = commands.add_parser("list-metrics", help="list metrics and parameters")
+    listing.add_argument("--json", action="store_true", help="print JSON")
+    return parser
+
+
+def _score_files(arguments: argparse.Namespace) -> dict[str, MetricResult]:
+    """Read the files, then score them with every requested metric, in order."""
+    specs = list(dict.fromkeys(arguments.metric or ["bleu"]))  # dedupe, keep order
+    metrics = {
+        spec: get_metric(
+            spec, tokenize=arguments.tokenize, lowercase=arguments.lowercase
+        )
+        for spec in specs
+    }
+    hypotheses = read_segments(arguments.hyp)
+    streams = []
+    for path in arguments.refs:
+        stream = read_segments(path)
+        check_same_length(arguments.hyp, hypotheses, path, stream)
+        streams.append(stream)
+    return {
+        spec: metric.score(hypotheses, streams, sentence=arguments.sentence)
+        for spec, metric in metrics.items()
+    }
+
+
+def _print_json(results: dict[str, MetricResult], sentence: bool, out: TextIO) -> None:
+    data = {}
+    for spec, result in results.items():
+        entry: dict[str, object] = {
+            "score": result.score,
+            "signature": result.signature,
+        }
+        if sentence:
+            entry["sentence_scores"] = list(result.sentence_scores or ())
+            entry["sentence_signature"] = result.sentence_signature
+        data[spec] = entry
+    json.dump(data, out, ensure_ascii=False, indent=2)
+    out.write("\n")
+
+
+def _print_human(results: dict[str, MetricResult], sentence: bool, out: TextIO) -> None:
+    width = max(len(spec) for spec in results)
+    for spec, result in results.items():
+        out.write(f"{spec:<{width}}  {result.score:.4f}  {result.signature}\n")
+    if not sentence:
+        return
+    out.write("\nsentence scores:\n")
+    for spec, result in results.items():
+        out.write(f"{spec:<{width}}  {result.sentence_signature}\n")
+    out.write("\t".join(["line", *results]) + "\n")
+    columns = [result.sentence_scores or () for result in results.values()]
+    for line_number, row in enumerate(zip(*columns), start=1):
+        cells = [str(line_number), *(f"{value:.4f}" for value in row)]
+        out.write("\t".join(cells) + "\n")
+
+
+def _print_metrics(as_json: bool, out: TextIO) -> None:
+    infos = list_metrics()
+    if as_json:
+        json.dump([info.to_dict() for info in infos], out, indent=2)
+        out.write("\n")
+        return
+    for info in infos:
+        direction = "higher is better" if info.higher_is_better else "lower is better"
+        out.write(f"{info.name}: {info.description} (0-{info.scale:g}, {direction})\n")
+        for parameter in info.parameters:
+            choices = f" [{'|'.join(parameter.choices)}]" if parameter.choices else ""
+            out.write(
+                f"  {parameter.name}={parameter.type}{choices}  {parameter.description}"
+                f" (default {parameter.default!r})\n"
+            )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    arguments = build_parser().parse_args(argv)
+    try:
+        if arguments.command == "list-metrics":
+            _print_metrics(arguments.json, sys.stdout)
+            return EXIT_OK
+        results = _score_files(arguments)
+    except ScoringError as error:
+        sys.stderr.write(f"error: {error}\n")
+        return EXIT_BAD_INPUT
+    try:
+        if arguments.json:
+            _print_json(results, arguments.sentence, sys.stdout)
+        else:
+            _print_human(results, arguments.sentence, sys.stdout)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (e.g. "| head"): not an error worth a traceback.
+        # Point stdout at devnull so the interpreter's final flush stays quiet.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
+    return EXIT_OK

@@ -1,0 +1,39 @@
+"""Exceptions raised by the scoring package.
+
+Every error a caller can provoke with bad input (an unknown metric, a bad
+parameter, reference streams of the wrong length) is a :class:`MetricError`,
+so the web side and the CLI can catch one type and show its message.
+"""
+
+
+class ScoringError(ValueError):
+    """Base class of every error raised on purpose by :mod:`scoring`."""
+
+
+class MetricError(ScoringError):
+    """A metric was asked for, configured or called with invalid input.
+
+    The message is meant for people: it names what was wrong and, where a
+    choice was involved, lists the valid choices.
+    """
+
+
+class TokenizerError(MetricError):
+    """An unknown tokenizer was asked for.
+
+    A subclass of :class:`MetricError` because a tokenizer is always chosen as
+    part of a metric's configuration.
+    """
+
+
+class InputFileError(ScoringError):
+    """A segment file could not be read: missing, not UTF-8, wrong line count.
+
+    ``path`` and ``line`` (1-based, or ``None`` when the problem is not on one
+    line) say where; the message says what, and names both.
+    """
+
+    def __init__(self, message: str, path: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.path = path
+        self.line = line

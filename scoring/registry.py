@@ -1,0 +1,176 @@
+"""The table of metrics, looked up by name with parameters.
+
+A metric spec is ``name`` or ``name:key=value[,key=value...]``, for example
+``"bleu"``, ``"bleu:n=2"`` or ``"bleu:n=2,smooth=none,lowercase=true"``.
+Keyword options given to :func:`get_metric` (``tokenize="none"``) apply too;
+a value written in the spec wins over a keyword option, because the spec is
+the more specific request (``--metric bleu:tokenize=none --tokenize 13a``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import MISSING, dataclass, fields
+from typing import Any
+
+from scoring.base import Metric, Parameter
+from scoring.bleu import BLEU
+from scoring.errors import MetricError
+
+# One line per metric.
+_METRICS: dict[str, type[Metric]] = {
+    BLEU.name: BLEU,
+}
+
+
+@dataclass(frozen=True)
+class ParameterInfo:
+    """A metric parameter as shown by ``list_metrics()``."""
+
+    name: str
+    type: str
+    default: Any
+    description: str
+    choices: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe form."""
+        return {
+            "name": self.name,
+            "type": self.type,
+            "default": self.default,
+            "description": self.description,
+            "choices": list(self.choices),
+        }
+
+
+@dataclass(frozen=True)
+class MetricInfo:
+    """A registered metric: name, description, direction and parameters."""
+
+    name: str
+    description: str
+    higher_is_better: bool
+    scale: float
+    parameters: tuple[ParameterInfo, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe form."""
+        return {
+            "name": self.name,
+            "description": self.description,
+            "higher_is_better": self.higher_is_better,
+            "scale": self.scale,
+            "parameters": [parameter.to_dict() for parameter in self.parameters],
+        }
+
+
+def _defaults(metric_class: type[Metric]) -> dict[str, Any]:
+    return {
+        field.name: field.default
+        for field in fields(metric_class)  # type: ignore[arg-type]
+        if field.default is not MISSING
+    }
+
+
+def _describe(metric_class: type[Metric]) -> MetricInfo:
+    defaults = _defaults(metric_class)
+    return MetricInfo(
+        name=metric_class.name,
+        description=metric_class.description,
+        higher_is_better=metric_class.higher_is_better,
+        scale=float(metric_class.scale),
+        parameters=tuple(
+            ParameterInfo(
+                name=parameter.name,
+                type=parameter.kind.__name__,
+                default=defaults.get(parameter.attribute),
+                description=parameter.description,
+                choices=parameter.choices,
+            )
+            for parameter in metric_class.parameters
+        ),
+    )
+
+
+def list_metrics() -> tuple[MetricInfo, ...]:
+    """Every registered metric with its parameters, in registration order."""
+    return tuple(_describe(metric_class) for metric_class in _METRICS.values())
+
+
+def _valid_parameters_text(metric_class: type[Metric]) -> str:
+    info = _describe(metric_class)
+    if not info.parameters:
+        return f"{info.name} takes no parameters"
+    lines = [f"valid parameters of {info.name}:"]
+    for parameter in info.parameters:
+        choices = ""
+        if parameter.choices:
+            choices = f" (one of: {', '.join(parameter.choices)})"
+        lines.append(
+            f"  {parameter.name}: {parameter.description}{choices}; "
+            f"default {parameter.default!r}"
+        )
+    return "\n".join(lines)
+
+
+def _parse_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """Split ``"bleu:n=2,smooth=none"`` into ``("bleu", {"n": "2", ...})``."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise MetricError(f"a metric spec must be a non-empty string, not {spec!r}")
+    name, _, parameter_text = spec.strip().partition(":")
+    options: dict[str, str] = {}
+    if parameter_text.strip():
+        for item in parameter_text.split(","):
+            key, equals, value = item.partition("=")
+            if not equals or not key.strip():
+                raise MetricError(
+                    f"bad metric spec {spec!r}: expected name:key=value[,key=value...]"
+                )
+            options[key.strip()] = value.strip()
+    return name.strip().lower(), options
+
+
+def get_metric(spec: str, **options: Any) -> Metric:
+    """Return the metric described by ``spec``, configured by ``options``.
+
+    Raises :class:`MetricError` when the name is unknown (listing the valid
+    names) or a parameter is unknown or has a bad value (listing the valid
+    parameters).
+
+    >>> get_metric("bleu:n=2", tokenize="none").signature(nrefs=1)
+    'bleu|nrefs:1|case:mixed|tok:none|smooth:exp|n:2|version:0.1.0'
+    """
+    name, spec_options = _parse_spec(spec)
+    try:
+        metric_class = _METRICS[name]
+    except KeyError:
+        raise MetricError(
+            f"unknown metric {name!r}; valid metrics: {', '.join(_METRICS)}"
+        ) from None
+
+    by_name = {parameter.name: parameter for parameter in metric_class.parameters}
+    values: dict[str, Any] = {}
+    for key, raw in {**options, **spec_options}.items():
+        parameter = by_name.get(key)
+        if parameter is None:
+            raise MetricError(
+                f"unknown parameter {key!r} for metric {name!r}\n"
+                + _valid_parameters_text(metric_class)
+            )
+        try:
+            values[parameter.attribute] = _convert(parameter, raw)
+        except ValueError as error:
+            raise MetricError(
+                f"bad value {raw!r} for parameter {key!r} of metric {name!r}: {error}\n"
+                + _valid_parameters_text(metric_class)
+            ) from None
+    try:
+        return metric_class(**values)
+    except MetricError as error:
+        raise MetricError(f"{error}\n{_valid_parameters_text(metric_class)}") from None
+
+
+def _convert(parameter: Parameter, raw: Any) -> Any:
+    if parameter.choices and parameter.kind is str and raw not in parameter.choices:
+        raise ValueError(f"expected one of: {', '.join(parameter.choices)}")
+    return parameter.convert(raw)

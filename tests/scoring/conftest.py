@@ -1,0 +1,53 @@
+"""Shared fixtures of the scoring tests: real WMT21 data and sacreBLEU.
+
+The data lives outside the repository (see :mod:`tests.scoring.realdata`);
+tests that need it are skipped, with the reason shown, when it is absent.
+sacreBLEU is a test-only dependency and is likewise skipped when missing.
+Nothing here touches Django or a database.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from types import ModuleType
+
+import pytest
+
+from tests.scoring.realdata import WMT21_DIR, WmtTestSet, load_test_set, read_lines
+
+
+def _require_wmt21() -> None:
+    if not WMT21_DIR.is_dir():
+        pytest.skip(f"real WMT21 data not found at {WMT21_DIR} (../shared/data)")
+
+
+@pytest.fixture
+def en_de() -> WmtTestSet:
+    """newstest2021 en-de with references A, C and D (1002 segments)."""
+    _require_wmt21()
+    return load_test_set("en-de", "ACD")
+
+
+@pytest.fixture
+def zh_en() -> WmtTestSet:
+    """newstest2021 zh-en with reference A (1948 segments, 4 empty lines in
+    two systems' outputs)."""
+    _require_wmt21()
+    return load_test_set("zh-en", "A")
+
+
+@pytest.fixture
+def official_scores() -> Callable[[str, str, str], float]:
+    """``lookup(pair, system, metric)`` in ``wmt21/automatic-scores.tsv``."""
+    _require_wmt21()
+    table: dict[tuple[str, str, str], float] = {}
+    for row in read_lines(WMT21_DIR / "automatic-scores.tsv")[1:]:
+        pair, system, _id, _constrained, metric, score = row.split("\t")
+        table[(pair, system, metric)] = float(score)
+    return lambda pair, system, metric: table[(pair, system, metric)]
+
+
+@pytest.fixture
+def sacrebleu() -> ModuleType:
+    """The sacreBLEU package (reference implementation, test-only)."""
+    return pytest.importorskip("sacrebleu", reason="sacreBLEU (test-only) missing")
