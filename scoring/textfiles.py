@@ -28,8 +28,20 @@ def read_segments(path: str | os.PathLike[str]) -> tuple[str, ...]:
     except OSError as error:
         message = f"{name}: cannot read file: {error.strerror}"
         raise InputFileError(message, name) from None
+    return decode_segments(data, name)
+
+
+def decode_segments(
+    data: bytes, name: str, *, strip_byte_order_mark: bool = False
+) -> tuple[str, ...]:
+    """Decode UTF-8 ``data`` (the contents of file ``name``) into segments.
+
+    Same rules as :func:`read_segments`. A leading byte-order mark is kept as
+    text unless ``strip_byte_order_mark`` (sacreBLEU keeps it too; the web
+    upload strips it, since editors add it without asking).
+    """
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig" if strip_byte_order_mark else "utf-8")
     except UnicodeDecodeError as error:
         line = data.count(b"\n", 0, error.start) + 1
         column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1

@@ -63,7 +63,7 @@ def test_it_rejects_a_reference_with_an_extra_line(client_owner, team):
 def test_it_rejects_invalid_utf8_naming_file_and_line(client_owner, team):
     refs = [text_file("ref.A.en", b"one\ntwo\nthr\xe9e\n")]
     response = client_owner.post(URL, build_test_set_form(team, reference_files=refs))
-    assert "ref.A.en, line 3: not valid UTF-8 (byte 0xe9 at column 4)" in error_text(response)
+    assert "ref.A.en, line 3: invalid UTF-8 (byte 0xe9 at byte 4 of the line)" in error_text(response)
     assert not TestSet.objects.exists()
     assert not ReferenceSegment.objects.exists()
 
@@ -81,7 +81,7 @@ def test_it_rejects_an_empty_source_file(client_owner, team):
 def test_it_stores_nothing_when_a_later_reference_is_bad(client_owner, team):
     refs = [text_file("ref.A.en", "one\ntwo\nthree\n"), text_file("ref.B.en", b"\xff\n")]
     response = client_owner.post(URL, build_test_set_form(team, reference_files=refs))
-    assert "ref.B.en, line 1: not valid UTF-8" in error_text(response)
+    assert "ref.B.en, line 1: invalid UTF-8" in error_text(response)
     assert not TestSet.objects.exists()
     assert not ReferenceSegment.objects.exists()
 

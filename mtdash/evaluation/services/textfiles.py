@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from scoring.errors import InputFileError
+from scoring.textfiles import decode_segments
+
 
 @dataclass(frozen=True)
 class UploadProblem(Exception):
@@ -25,30 +28,19 @@ class UploadProblem(Exception):
 def read_segments(data: bytes, file_name: str) -> list[str]:
     """Decode ``data`` and split it into segments, one per line.
 
-    Accepts LF and CRLF line endings and a UTF-8 byte-order mark; a final
-    newline does not start another segment. Empty lines are kept (an empty
-    hypothesis is a legitimate, if poor, translation); a file with no text at
-    all is refused.
+    Decoding and line splitting are those of the ``scoring`` CLI (LF or CRLF,
+    a final newline adds no segment), plus what an upload must also pass: a
+    byte-order mark is dropped, and a file without text, a bare carriage
+    return or a NUL character is refused. Empty lines are kept (an empty
+    hypothesis is a legitimate, if poor, translation).
     """
     if not data.strip():
         raise UploadProblem(file_name, None, "the file is empty")
     try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
-        column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
-        raise UploadProblem(
-            file_name,
-            line,
-            f"not valid UTF-8 (byte 0x{data[error.start]:02x} at column {column}); "
-            "save the file as UTF-8",
-        ) from None
-    text = text.replace("\r\n", "\n")
-    if text.endswith("\n"):
-        text = text[:-1]
-    # str.splitlines() would also split on U+2028, form feeds and the like,
-    # which other MT tools treat as ordinary characters: only "\n" ends a line.
-    lines = text.split("\n")
+        lines = decode_segments(data, file_name, strip_byte_order_mark=True)
+    except InputFileError as error:
+        problem = str(error).removeprefix(f"{file_name}: line {error.line}: ")
+        raise UploadProblem(file_name, error.line, f"{problem}; save the file as UTF-8") from None
     for number, line in enumerate(lines, start=1):
         if "\r" in line:
             raise UploadProblem(
@@ -56,7 +48,7 @@ def read_segments(data: bytes, file_name: str) -> list[str]:
             )
         if "\x00" in line:
             raise UploadProblem(file_name, number, "contains a NUL character")
-    return lines
+    return list(lines)
 
 
 def check_same_length(
