@@ -112,7 +112,9 @@ class Metric(ABC):
     - ``description``: one line for ``list_metrics()``;
     - ``higher_is_better``: False for error rates;
     - ``scale``: scores lie in ``[0, scale]`` (BLEU: 100.0, like sacreBLEU);
-    - ``parameters``: the :class:`Parameter` s accepted in a metric spec.
+    - ``parameters``: the :class:`Parameter` s accepted in a metric spec;
+    - ``requires``: extra inputs the metric cannot do without, among
+      ``"sources"`` and ``"document_ids"`` (read from ``PreparedCorpus``).
     """
 
     name: ClassVar[str]
@@ -120,6 +122,7 @@ class Metric(ABC):
     higher_is_better: ClassVar[bool]
     scale: ClassVar[float]
     parameters: ClassVar[tuple[Parameter, ...]] = ()
+    requires: ClassVar[tuple[str, ...]] = ()
 
     # -- what each metric implements -------------------------------------
 
@@ -157,6 +160,9 @@ class Metric(ABC):
         hypotheses: Sequence[str],
         references: Sequence[Sequence[str | None]],
         progress: ProgressCallback | None = None,
+        *,
+        sources: Sequence[str] | None = None,
+        document_ids: Sequence[str] | None = None,
     ) -> np.ndarray:
         """Sufficient statistics of every segment, shape ``(n_segments, n_stats)``.
 
@@ -164,7 +170,25 @@ class Metric(ABC):
         has one entry per hypothesis; ``None`` marks a missing reference.
         Raises :class:`MetricError` when the streams do not fit.
         """
-        return self._statistics(prepare_corpus(hypotheses, references), progress)
+        corpus = self.prepare(hypotheses, references, sources, document_ids)
+        return self._statistics(corpus, progress)
+
+    def prepare(
+        self,
+        hypotheses: Sequence[str],
+        references: Sequence[Sequence[str | None]],
+        sources: Sequence[str] | None = None,
+        document_ids: Sequence[str] | None = None,
+    ) -> PreparedCorpus:
+        """Validate the input, including what this metric ``requires``."""
+        corpus = prepare_corpus(hypotheses, references, sources, document_ids)
+        for need in self.requires:
+            if getattr(corpus, need) is None:
+                flag = {"sources": "--src", "document_ids": "--docs"}[need]
+                raise MetricError(
+                    f"{self.name} needs {need.replace('_', ' ')} (command line: {flag})"
+                )
+        return corpus
 
     def _statistics(
         self, corpus: PreparedCorpus, progress: ProgressCallback | None
@@ -213,6 +237,9 @@ class Metric(ABC):
         references: Sequence[Sequence[str | None]],
         sentence: bool = False,
         progress: ProgressCallback | None = None,
+        *,
+        sources: Sequence[str] | None = None,
+        document_ids: Sequence[str] | None = None,
     ) -> MetricResult:
         """Score a system output against one or more reference streams.
 
@@ -223,11 +250,13 @@ class Metric(ABC):
             sentence: also compute one score per segment.
             progress: called now and then with the fraction of segments
                 done, in (0, 1], finally with 1.0.
+            sources: ``n`` source segments (needed by some metrics).
+            document_ids: ``n`` document ids (needed by some metrics).
 
         Returns:
             A :class:`MetricResult`; scores are on ``self.scale``.
         """
-        corpus = prepare_corpus(hypotheses, references)
+        corpus = self.prepare(hypotheses, references, sources, document_ids)
         statistics = self._statistics(corpus, progress)
         summed = statistics.sum(axis=0)
         sentence_scores = sentence_signature = None

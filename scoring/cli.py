@@ -48,10 +48,18 @@ def build_parser() -> argparse.ArgumentParser:
         "--refs", nargs="+", required=True, metavar="REF", help="reference files"
     )
     score.add_argument("--hyp", required=True, metavar="HYP", help="hypothesis file")
+    score.add_argument("--src", metavar="SRC", help="source file (metrics that read it)")
     score.add_argument(
-        "--tokenize", choices=list_tokenizers(), default="13a", help="default: 13a"
+        "--docs", metavar="DOCIDS", help="document id of every line (e.g. for wnm)"
     )
-    score.add_argument("--lowercase", action="store_true", help="case-fold first")
+    score.add_argument(
+        "--tokenize",
+        choices=list_tokenizers(),
+        help="tokenizer of every metric that tokenizes (default: each metric's own)",
+    )
+    score.add_argument(
+        "--lowercase", action="store_true", help="case-fold first (metrics that can)"
+    )
     score.add_argument(
         "--sentence", action="store_true", help="also print one score per line"
     )
@@ -65,22 +73,33 @@ def build_parser() -> argparse.ArgumentParser:
 def _score_files(arguments: argparse.Namespace) -> dict[str, MetricResult]:
     """Read the files, then score them with every requested metric, in order."""
     specs = list(dict.fromkeys(arguments.metric or ["bleu"]))  # dedupe, keep order
-    metrics = {
-        spec: get_metric(
-            spec, tokenize=arguments.tokenize, lowercase=arguments.lowercase
-        )
-        for spec in specs
-    }
+    common: dict[str, object] = {}
+    if arguments.tokenize:
+        common["tokenize"] = arguments.tokenize
+    if arguments.lowercase:
+        common["lowercase"] = True
+    metrics = {spec: get_metric(spec, defaults=common) for spec in specs}
     hypotheses = read_segments(arguments.hyp)
-    streams = []
-    for path in arguments.refs:
-        stream = read_segments(path)
-        check_same_length(arguments.hyp, hypotheses, path, stream)
-        streams.append(stream)
+    streams = [_read_aligned(path, arguments.hyp, hypotheses) for path in arguments.refs]
+    extra = {
+        "sources": _read_aligned(arguments.src, arguments.hyp, hypotheses),
+        "document_ids": _read_aligned(arguments.docs, arguments.hyp, hypotheses),
+    }
     return {
-        spec: metric.score(hypotheses, streams, sentence=arguments.sentence)
+        spec: metric.score(hypotheses, streams, sentence=arguments.sentence, **extra)
         for spec, metric in metrics.items()
     }
+
+
+def _read_aligned(
+    path: str | None, hyp_path: str, hypotheses: Sequence[str]
+) -> tuple[str, ...] | None:
+    """Segments of ``path`` (None if not given), checked against the hypotheses."""
+    if path is None:
+        return None
+    segments = read_segments(path)
+    check_same_length(hyp_path, hypotheses, path, segments)
+    return segments
 
 
 def _print_json(results: dict[str, MetricResult], sentence: bool, out: TextIO) -> None:

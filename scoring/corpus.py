@@ -24,11 +24,17 @@ class PreparedCorpus:
             references dropped, so the tuples may differ in length).
         nrefs: references per segment, or ``"var"`` when that varies; this is
             the ``nrefs`` field of signatures.
+        sources: ``n`` source segments, when given (metrics that read the
+            source declare it in ``Metric.requires``).
+        document_ids: ``n`` document ids, when given (e.g. WNM's salience
+            weights are computed per document).
     """
 
     hypotheses: tuple[str, ...]
     references: tuple[tuple[str, ...], ...]
     nrefs: int | str
+    sources: tuple[str, ...] | None = None
+    document_ids: tuple[str, ...] | None = None
 
 
 def _is_sequence_not_text(value: object) -> bool:
@@ -36,7 +42,10 @@ def _is_sequence_not_text(value: object) -> bool:
 
 
 def prepare_corpus(
-    hypotheses: Sequence[str], references: Sequence[Sequence[str | None]]
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str | None]],
+    sources: Sequence[str] | None = None,
+    document_ids: Sequence[str] | None = None,
 ) -> PreparedCorpus:
     """Check the input and transpose reference streams into per-segment tuples.
 
@@ -93,4 +102,24 @@ def prepare_corpus(
         nrefs: int | str = "var"
     else:
         nrefs = counts.pop() if counts else len(references)
-    return PreparedCorpus(hypotheses, tuple(per_segment), nrefs)
+    return PreparedCorpus(
+        hypotheses,
+        tuple(per_segment),
+        nrefs,
+        _aligned("sources", sources, len(hypotheses)),
+        _aligned("document ids", document_ids, len(hypotheses)),
+    )
+
+
+def _aligned(what: str, values: Sequence[str] | None, n: int) -> tuple[str, ...] | None:
+    """``values`` as a tuple of ``n`` strings, or None when not given."""
+    if values is None:
+        return None
+    if not _is_sequence_not_text(values) or len(values) != n:
+        count = len(values) if _is_sequence_not_text(values) else "no sequence of"
+        raise MetricError(f"{count} {what} given for {n} hypotheses; one each is needed")
+    values = tuple(values)
+    for number, value in enumerate(values, start=1):
+        if not isinstance(value, str):
+            raise MetricError(f"{what} {number} is a {type(value).__name__}, not a string")
+    return values

@@ -9,6 +9,7 @@ the more specific request (``--metric bleu:tokenize=none --tokenize 13a``).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, fields
 from typing import Any
 
@@ -130,8 +131,15 @@ def _parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name.strip().lower(), options
 
 
-def get_metric(spec: str, **options: Any) -> Metric:
+def get_metric(
+    spec: str, *, defaults: Mapping[str, Any] | None = None, **options: Any
+) -> Metric:
     """Return the metric described by ``spec``, configured by ``options``.
+
+    ``defaults`` are options applied only to metrics that have them (the
+    command line's ``--tokenize`` and ``--lowercase`` mean nothing to a
+    character metric); ``options`` must all exist. Precedence: spec, then
+    ``options``, then ``defaults``.
 
     Raises :class:`MetricError` when the name is unknown (listing the valid
     names) or a parameter is unknown or has a bad value (listing the valid
@@ -149,8 +157,9 @@ def get_metric(spec: str, **options: Any) -> Metric:
         ) from None
 
     by_name = {parameter.name: parameter for parameter in metric_class.parameters}
+    applicable = {k: v for k, v in (defaults or {}).items() if k in by_name}
     values: dict[str, Any] = {}
-    for key, raw in {**options, **spec_options}.items():
+    for key, raw in {**applicable, **options, **spec_options}.items():
         parameter = by_name.get(key)
         if parameter is None:
             raise MetricError(
