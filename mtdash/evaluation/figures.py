@@ -17,6 +17,8 @@ def leaderboard_figure(leaderboard: Leaderboard, metric: str | None = None) -> d
     if not rows:
         return None
     column = next(c for c in leaderboard.columns if c.name == metric)
+    # Rows are ranked by the first column; draw them in this metric's order.
+    rows.sort(key=lambda row: row.scores[metric], reverse=column.higher_is_better)
     # Plotly draws the first category at the bottom: reverse so rank 1 is on top.
     rows = list(reversed(rows))
     return {
@@ -26,7 +28,7 @@ def leaderboard_figure(leaderboard: Leaderboard, metric: str | None = None) -> d
                 "orientation": "h",
                 "x": [row.scores[metric] for row in rows],
                 "y": [row.system for row in rows],
-                "text": [f"{row.scores[metric]:.2f}" for row in rows],
+                "text": [f"{row.scores[metric]:.{column.decimals}f}" for row in rows],
                 "textposition": "auto",
                 "hovertemplate": "%{y}: %{x:.4f}<extra></extra>",
                 "marker": {"color": "#3b6ea8"},

@@ -15,7 +15,14 @@ from mtdash.evaluation.services.textfiles import (
     check_same_length,
     read_segments,
 )
+from mtdash.evaluation.services.metric_choices import (
+    check_metric_specs,
+    metric_choices,
+    parse_metric_specs,
+)
+from mtdash.evaluation.services.scoring_jobs import DEFAULT_METRICS
 from mtdash.evaluation.services.uploads import TestSetData
+from scoring import MetricError
 
 LANGUAGE_CODE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")
 
@@ -142,14 +149,46 @@ class TestSetUploadForm(forms.Form):
         )
 
 
-class SystemOutputUploadForm(forms.Form):
-    system_name = forms.CharField(max_length=200)
-    system_description = forms.CharField(max_length=500, required=False)
-    hypothesis_file = forms.FileField(help_text="Plain text, UTF-8, one hypothesis per line.")
+class MetricSelectionForm(forms.Form):
+    """Metrics to compute: ticked defaults plus specs with parameters."""
+
+    metrics = forms.MultipleChoiceField(
+        choices=(), required=False, widget=forms.CheckboxSelectMultiple, initial=["bleu"]
+    )
+    more_metrics = forms.CharField(
+        required=False,
+        label="Metrics with parameters",
+        help_text="e.g. bleu:n=2 rouge-w:w=1.2 rouge-s:d=4 (separated by spaces).",
+    )
+
+    # What an upload that names no metric gets; re-scoring must name one.
+    default_metrics: tuple[str, ...] = ()
 
     def __init__(self, *args, test_set: TestSet, **kwargs):
         super().__init__(*args, **kwargs)
         self.test_set = test_set
+        self.fields["metrics"].choices = metric_choices()
+
+    def clean(self):
+        cleaned = super().clean()
+        specs = list(cleaned.get("metrics") or [])
+        specs += parse_metric_specs(cleaned.get("more_metrics", ""))
+        specs = specs or list(self.default_metrics)
+        has_docs = self.test_set.segments.exclude(document_id="").exists()
+        try:
+            cleaned["metric_specs"] = check_metric_specs(specs, has_document_ids=has_docs)
+        except MetricError as error:
+            self.add_error("more_metrics" if specs else "metrics", str(error))
+        return cleaned
+
+
+class SystemOutputUploadForm(MetricSelectionForm):
+    system_name = forms.CharField(max_length=200)
+    system_description = forms.CharField(max_length=500, required=False)
+    hypothesis_file = forms.FileField(help_text="Plain text, UTF-8, one hypothesis per line.")
+
+    field_order = ["system_name", "system_description", "hypothesis_file"]
+    default_metrics = DEFAULT_METRICS
 
     def clean(self):
         cleaned = super().clean()

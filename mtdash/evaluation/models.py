@@ -46,6 +46,13 @@ class TestSet(models.Model):
     def language_pair(self) -> str:
         return f"{self.source_language}-{self.target_language}"
 
+    def sources_and_document_ids(self) -> tuple[list[str], list[str] | None]:
+        """Source segments, and their document ids if every segment has one."""
+        rows = list(self.segments.order_by("index").values_list("source", "document_id"))
+        sources = [source for source, _ in rows]
+        document_ids = [doc for _, doc in rows]
+        return sources, (document_ids if all(document_ids) else None)
+
     def reference_streams(self) -> list[list[str]]:
         """One list of texts per reference set, each in segment order."""
         streams = []

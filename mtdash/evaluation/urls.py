@@ -12,6 +12,7 @@ urlpatterns = [
         name="test_set_export",
     ),
     path("test-sets/<int:pk>/outputs/new/", views.output_new, name="output_new"),
+    path("test-sets/<int:pk>/rescore/", views.test_set_rescore, name="test_set_rescore"),
     path("jobs/<int:pk>/", views.job_detail, name="job_detail"),
     path("jobs/<int:pk>/status.json", views.job_status, name="job_status"),
 ]

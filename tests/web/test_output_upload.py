@@ -22,7 +22,7 @@ def test_it_stores_the_output_and_queues_a_job_after_commit(
 ):
     queued = []
     monkeypatch.setattr(
-        "mtdash.evaluation.services.uploads.queue_scoring_job", queued.append
+        "mtdash.evaluation.services.scoring_jobs.queue_scoring_job", queued.append
     )
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         response = post_output(client_member, test_set, "the cat\nrain\nhello\n")

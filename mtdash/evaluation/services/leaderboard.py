@@ -13,6 +13,12 @@ class MetricColumn:
     name: str
     signature: str
     higher_is_better: bool
+    scale: float  # scores lie in [0, scale]: 1.0 or 100.0 (NIST: unbounded)
+
+    @property
+    def decimals(self) -> int:
+        """Digits worth showing: 2 on the 0–100 scale, 4 on the 0–1 scale."""
+        return 2 if self.scale >= 10 else 4
 
 
 @dataclass(frozen=True)
@@ -37,9 +43,14 @@ class Leaderboard:
     def primary_metric(self) -> str | None:
         return self.columns[0].name if self.columns else None
 
+    def display_rows(self) -> list[tuple[LeaderboardRow, list[tuple[float | None, MetricColumn]]]]:
+        """Each row with its cells paired with their columns, for templates."""
+        return [(row, list(zip(row.cells, self.columns))) for row in self.rows]
 
-def build_leaderboard(test_set: TestSet) -> Leaderboard:
-    """Rows ranked by the first metric (best first); unscored outputs last."""
+
+def build_leaderboard(test_set: TestSet, rank_by: str | None = None) -> Leaderboard:
+    """Rows ranked by ``rank_by`` (default: BLEU if present, else the first
+    metric by name), best first; outputs without that score come last."""
     outputs = (
         SystemOutput.objects.filter(test_set=test_set)
         .select_related("system")
@@ -65,11 +76,22 @@ def build_leaderboard(test_set: TestSet) -> Leaderboard:
                 job_id=job.pk if job else None,
             )
         )
-    columns = tuple(
-        MetricColumn(name, signatures[name], get_metric(name).higher_is_better)
-        for name in sorted(signatures)
-    )
+    columns = tuple(_column(name, signatures[name]) for name in _column_order(signatures, rank_by))
     return Leaderboard(test_set.pk, columns, _ranked(rows, columns))
+
+
+def _column_order(signatures: dict[str, str], rank_by: str | None) -> list[str]:
+    names = sorted(signatures)
+    primary = rank_by if rank_by in signatures else ("bleu" if "bleu" in names else None)
+    if primary:
+        names.remove(primary)
+        names.insert(0, primary)
+    return names
+
+
+def _column(name: str, signature: str) -> MetricColumn:
+    metric = get_metric(name)
+    return MetricColumn(name, signature, metric.higher_is_better, float(metric.scale))
 
 
 def _ranked(rows: list[LeaderboardRow], columns: tuple[MetricColumn, ...]):

@@ -8,12 +8,18 @@ replaces earlier scores of the same metric instead of adding to them.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from django.db import InterfaceError, OperationalError, transaction
 from django.utils import timezone
 
-from mtdash.evaluation.models import CorpusScore, ScoringJob, SegmentScore
+from mtdash.evaluation.models import (
+    CorpusScore,
+    ScoringJob,
+    SegmentScore,
+    SystemOutput,
+    TestSet,
+)
 from scoring import get_metric
 
 logger = logging.getLogger(__name__)
@@ -28,6 +34,24 @@ def queue_scoring_job(job_id: int) -> None:
     from mtdash.evaluation.tasks import score_output
 
     score_output.delay(job_id)
+
+
+def create_scoring_job(
+    output: SystemOutput, user, metrics: Sequence[str], *, queue: bool = True
+) -> ScoringJob:
+    """A job for ``output``, sent to Celery once the current transaction commits
+    (so a worker never looks for rows that are not there yet)."""
+    job = ScoringJob.objects.create(output=output, metrics=list(metrics), created_by=user)
+    if queue:
+        transaction.on_commit(lambda: queue_scoring_job(job.pk))
+    return job
+
+
+@transaction.atomic
+def rescore_test_set(test_set: TestSet, user, metrics: Sequence[str]) -> list[ScoringJob]:
+    """One job per output of the test set, for the given metrics."""
+    outputs = SystemOutput.objects.filter(test_set=test_set).order_by("pk")
+    return [create_scoring_job(output, user, metrics) for output in outputs]
 
 
 def run_scoring_job(job_id: int) -> bool:
@@ -62,7 +86,9 @@ def run_scoring_job(job_id: int) -> bool:
 def _score(job: ScoringJob) -> None:
     output = job.output
     hypotheses = output.hypotheses()
-    references = output.test_set.reference_streams()
+    test_set = output.test_set
+    references = test_set.reference_streams()
+    sources, document_ids = test_set.sources_and_document_ids()
     report = _progress_reporter(job.pk, len(job.metrics))
     for position, metric_name in enumerate(job.metrics):
         metric = get_metric(metric_name)
@@ -71,6 +97,8 @@ def _score(job: ScoringJob) -> None:
             references,
             sentence=True,
             progress=lambda fraction, position=position: report(position, fraction),
+            sources=sources,
+            document_ids=document_ids,
         )
         _save_result(job, metric_name, result)
         report(position, 1.0)

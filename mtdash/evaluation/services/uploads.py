@@ -16,13 +16,12 @@ from mtdash.evaluation.models import (
     Hypothesis,
     ReferenceSegment,
     ReferenceSet,
-    ScoringJob,
     Segment,
     System,
     SystemOutput,
     TestSet,
 )
-from mtdash.evaluation.services.scoring_jobs import DEFAULT_METRICS, queue_scoring_job
+from mtdash.evaluation.services.scoring_jobs import DEFAULT_METRICS, create_scoring_job
 from mtdash.teams.models import Team
 
 _BATCH = 1000
@@ -98,7 +97,4 @@ def create_system_output(
         (Hypothesis(output=output, index=i, text=text) for i, text in enumerate(hypotheses)),
         batch_size=_BATCH,
     )
-    job = ScoringJob.objects.create(output=output, metrics=list(metrics), created_by=user)
-    if queue:
-        transaction.on_commit(lambda: queue_scoring_job(job.pk))
-    return job
+    return create_scoring_job(output, user, metrics, queue=queue)
