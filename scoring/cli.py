@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from scoring import __version__
+from scoring.cli_orange import add_orange_parser, print_orange, run_orange
 from scoring.errors import ScoringError
 from scoring.registry import get_metric, list_metrics
 from scoring.results import MetricResult
@@ -67,6 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     listing = commands.add_parser("list-metrics", help="list metrics and parameters")
     listing.add_argument("--json", action="store_true", help="print JSON")
+    add_orange_parser(commands)
     return parser
 
 
@@ -150,22 +152,33 @@ def _print_metrics(as_json: bool, out: TextIO) -> None:
             )
 
 
+def _score_printer(results: dict[str, MetricResult], arguments: argparse.Namespace):
+    def printer(out: TextIO) -> None:
+        if arguments.json:
+            _print_json(results, arguments.sentence, out)
+        else:
+            _print_human(results, arguments.sentence, out)
+
+    return printer
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     arguments = build_parser().parse_args(argv)
     try:
         if arguments.command == "list-metrics":
-            _print_metrics(arguments.json, sys.stdout)
-            return EXIT_OK
-        results = _score_files(arguments)
+            printer = lambda out: _print_metrics(arguments.json, out)  # noqa: E731
+        elif arguments.command == "orange":
+            results = run_orange(arguments)
+            printer = lambda out: print_orange(results, arguments.json, out)  # noqa: E731
+        else:
+            results = _score_files(arguments)
+            printer = _score_printer(results, arguments)
     except ScoringError as error:
         sys.stderr.write(f"error: {error}\n")
         return EXIT_BAD_INPUT
     try:
-        if arguments.json:
-            _print_json(results, arguments.sentence, sys.stdout)
-        else:
-            _print_human(results, arguments.sentence, sys.stdout)
+        printer(sys.stdout)
         sys.stdout.flush()
     except BrokenPipeError:
         # The reader went away (e.g. "| head"): not an error worth a traceback.
