@@ -1,0 +1,1 @@
+"""The project's benchmark (``python -m scoring.bench``): see ``__main__``."""
