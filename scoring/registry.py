@@ -16,10 +16,16 @@ from typing import Any
 from scoring.base import Metric, Parameter
 from scoring.bleu import BLEU
 from scoring.errors import MetricError
+from scoring.rouge import RougeL, RougeN, RougeS, RougeSU, RougeW
 
 # One line per metric.
 _METRICS: dict[str, type[Metric]] = {
     BLEU.name: BLEU,
+    RougeN.name: RougeN,
+    RougeL.name: RougeL,
+    RougeW.name: RougeW,
+    RougeS.name: RougeS,
+    RougeSU.name: RougeSU,
 }
 
 
