@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from scoring import __version__
+from scoring.cli_complexity import add_complexity_parser, run_complexity
 from scoring.cli_orange import add_orange_parser, print_orange, run_orange
 from scoring.errors import ScoringError
 from scoring.registry import get_metric, list_metrics
@@ -69,6 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
     listing = commands.add_parser("list-metrics", help="list metrics and parameters")
     listing.add_argument("--json", action="store_true", help="print JSON")
     add_orange_parser(commands)
+    add_complexity_parser(commands)
     return parser
 
 
@@ -165,6 +167,8 @@ def _score_printer(results: dict[str, MetricResult], arguments: argparse.Namespa
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     arguments = build_parser().parse_args(argv)
+    if arguments.command == "complexity":
+        return run_complexity(arguments)
     try:
         if arguments.command == "list-metrics":
             printer = lambda out: _print_metrics(arguments.json, out)  # noqa: E731
