@@ -1,4 +1,4 @@
-"""BLEU (Papineni et al. 2002) and smoothed sentence BLEU (BLEUS, Lin & Och 2004).
+"""BLEU (Papineni et al. 2002) and smoothed BLEU (BLEUS, Lin & Och 2004).
 
 Statistics per segment, ``n_stats = 2 + 2 * max_order`` integers::
 
@@ -17,6 +17,17 @@ precision is zero). Sentence BLEU defaults to Lin & Och's add-one smoothing
 sacreBLEU's ``sentence_bleu``, uses the *effective order*: orders for which
 the hypothesis has no n-grams are left out of the geometric mean (a no-op for
 add-k, which gives every order n > 1 at least k n-grams).
+
+mteval-v13a.pl's figures are reproduced with its tokenizer and its smoothing
+at both levels (``lowercase=true`` for its default, case-insensitive run;
+its BLEU is a fraction, ours is that fraction times 100)::
+
+    bleu:tokenize=mteval13a,smooth=mteval,sentence_smooth=mteval
+
+``bleus`` (:class:`BLEUS`) is Lin & Och's BLEUS-N: add one to matched and
+total n-gram counts for n > 1, at the sentence *and* the corpus level
+(sacreBLEU ``smooth_method="add-k", smooth_value=1``); ``bleus:n=6`` is
+BLEUS6 of the ORANGE paper.
 
 Worked example (the lecture notes' "the gunman was shot dead by police ."):
 precisions 8/8, 6/7, 4/6, 3/5, hypothesis 8 tokens, reference 9 tokens, so
@@ -79,9 +90,11 @@ class BLEU(Metric):
         max_order: N, the largest n-gram order (the paper's BLEU-N), >= 1.
         tokenize: tokenizer name (see :func:`scoring.tokenizers.get_tokenizer`).
         lowercase: case-fold before tokenising (the BLEU paper does).
-        smooth: smoothing of the corpus score; ``exp`` = sacreBLEU's default.
+        smooth: smoothing of the corpus score; ``exp`` = sacreBLEU's default,
+            ``mteval`` = mteval-v13a.pl's (see :mod:`scoring.bleu_math`).
         smooth_value: parameter of ``smooth`` (floor/add-k only).
-        sentence_smooth: smoothing of sentence scores; ``add-k`` = BLEUS.
+        sentence_smooth: smoothing of sentence scores; ``add-k`` = BLEUS,
+            ``mteval`` = mteval-v13a.pl's segment BLEU.
         sentence_smooth_value: parameter of ``sentence_smooth``.
     """
 
@@ -106,12 +119,12 @@ class BLEU(Metric):
             isinstance(self.max_order, int)
             and not isinstance(self.max_order, bool)
             and self.max_order >= 1,
-            "bleu: n (max n-gram order) must be an integer >= 1, "
+            f"{self.name}: n (max n-gram order) must be an integer >= 1, "
             f"not {self.max_order!r}",
         )
         require(
             isinstance(self.lowercase, bool),
-            f"bleu: lowercase must be true or false, not {self.lowercase!r}",
+            f"{self.name}: lowercase must be true or false, not {self.lowercase!r}",
         )
         get_tokenizer(self.tokenize)  # raises TokenizerError listing valid names
         for label, method, value in (
@@ -120,19 +133,20 @@ class BLEU(Metric):
         ):
             require(
                 method in SMOOTHING_DEFAULT_VALUES,
-                f"bleu: unknown {label} {method!r}; valid: {', '.join(_SMOOTHINGS)}",
+                f"{self.name}: unknown {label} {method!r}; "
+                f"valid: {', '.join(_SMOOTHINGS)}",
             )
             if value is not None:
                 require(
                     SMOOTHING_DEFAULT_VALUES[method] is not None,
-                    f"bleu: {label}_value only applies to floor and add-k, "
+                    f"{self.name}: {label}_value only applies to floor and add-k, "
                     f"not {method}",
                 )
                 require(
                     isinstance(value, (int, float))
                     and not isinstance(value, bool)
                     and 0 < value < math.inf,
-                    f"bleu: {label}_value must be a finite number > 0, "
+                    f"{self.name}: {label}_value must be a finite number > 0, "
                     f"not {value!r}",
                 )
 
@@ -208,7 +222,9 @@ class BLEU(Metric):
             smoothing = smoothing_label(
                 self.sentence_smooth, self.sentence_smooth_value
             )
-            effective = (("eff", "yes"),)
+            # mteval smoothing keeps every order in the mean (no eff. order).
+            uses_effective_order = self.sentence_smooth != "mteval"
+            effective = (("eff", "yes"),) if uses_effective_order else ()
         else:
             smoothing = smoothing_label(self.smooth, self.smooth_value)
             effective = ()
@@ -218,4 +234,38 @@ class BLEU(Metric):
             ("smooth", smoothing),
             *effective,
             ("n", str(self.max_order)),
+        )
+
+
+_ADD_ONE = (None, 1.0)
+
+
+@dataclass(frozen=True)
+class BLEUS(BLEU):
+    """BLEUS-N of Lin & Och 2004: BLEU with add-one smoothing for n > 1.
+
+    "Add one count to the n-gram hit and total n-gram count for n > 1"; zero
+    when no unigram matches. Applied to sentence scores and to the corpus
+    score (to the summed counts). Scores on 0–100, higher is better.
+
+    Worked example: "hello" against "hello world": p1 = 1/1, p2..p4 =
+    (0 + 1)/(0 + 1) = 1, BP = exp(1 - 2/1), so BLEUS4 = 100 * e^-1 = 36.79.
+    """
+
+    smooth: str = "add-k"
+
+    name: ClassVar[str] = "bleus"
+    description: ClassVar[str] = (
+        "BLEUS-N (Lin & Och 2004): BLEU with add-one smoothing for n > 1, "
+        "sentence and corpus"
+    )
+    parameters: ClassVar[tuple[Parameter, ...]] = _BLEU_PARAMETERS[:3]
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        require(
+            self.smooth == self.sentence_smooth == "add-k"
+            and self.smooth_value in _ADD_ONE
+            and self.sentence_smooth_value in _ADD_ONE,
+            "bleus: the smoothing is fixed (add one for n > 1); use bleu for others",
         )

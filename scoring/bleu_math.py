@@ -15,12 +15,17 @@ import numpy as np
 #: default value of those that take one.
 #: none: no smoothing [0]; floor: a zero match count becomes ``value`` [1];
 #: add-k: add ``value`` to matches and totals for n > 1 [2, Lin & Och 2004];
-#: exp: the k-th zero-match order gets precision 1 / (2^k * total) [3, mteval].
+#: exp: the k-th zero-match order gets precision 1 / (2^k * total) [3];
+#: mteval: exp as mteval-v13a.pl computes it (segment BLEU by default): an
+#: order without hypothesis n-grams counts as precision 1 and stays in the
+#: mean (so effective order does not apply), a hypothesis without any match
+#: still scores above 0, and an empty hypothesis scores 0.
 SMOOTHING_DEFAULT_VALUES: dict[str, float | None] = {
     "none": None,
     "floor": 0.1,
     "add-k": 1.0,
     "exp": None,
+    "mteval": None,
 }
 
 
@@ -49,13 +54,21 @@ def bleu_from_statistics(
         smooth_value: k for ``add-k``, the floor for ``floor``; ``None`` means
             the method's default.
         effective_order: leave out orders for which there are no hypothesis
-            n-grams instead of scoring them as precision zero.
+            n-grams instead of scoring them as precision zero (ignored by
+            ``mteval``, which scores them as precision one).
 
     Returns:
         Array of shape ``statistics.shape[:-1]``, values in [0, 1].
 
     >>> float(bleu_from_statistics(np.array([8, 9, 8, 6, 4, 3, 8, 7, 6, 5]), 4))
     0.6752918218126553
+
+    mteval-v13a, "x y z" against "x b c": p1 = 1/3, p2 = 1/(2*2), p3 =
+    1/(4*1), no 4-grams (log 1 = 0), so BLEU = (1/48) ** (1/4) = 0.3799:
+
+    >>> row = np.array([3, 3, 1, 0, 0, 0, 3, 2, 1, 0])
+    >>> round(float(bleu_from_statistics(row, 4, "mteval")), 6)
+    0.379918
     """
     statistics = np.asarray(statistics, dtype=np.float64)
     hyp_len = statistics[..., 0]
@@ -77,12 +90,21 @@ def bleu_from_statistics(
     unmatched = counted & (matches == 0)
     safe_totals = np.where(counted, totals, 1.0)
     precisions = matches / safe_totals
-    if smooth == "exp":
+    if smooth in ("exp", "mteval"):
         halvings = np.cumsum(unmatched, axis=-1)
         exp_smoothed = 1.0 / (2.0**halvings * safe_totals)
         precisions = np.where(unmatched, exp_smoothed, precisions)
     elif smooth == "floor":
         precisions = np.where(unmatched, value / safe_totals, precisions)
+
+    brevity = brevity_penalty(hyp_len, ref_len)
+    if smooth == "mteval":
+        # mteval-v13a's bleu_score: log-precision 0 for orders without
+        # n-grams, always divided by N; its brevity factor is 0 for an empty
+        # hypothesis even when the reference is empty too.
+        log_precisions = np.log(np.where(counted, precisions, 1.0))
+        mean_log = log_precisions.sum(axis=-1) / max_order
+        return np.where(hyp_len > 0, brevity * np.exp(mean_log), 0.0)
 
     with np.errstate(divide="ignore"):
         # log(0) = -inf makes the geometric mean 0, as intended.
@@ -92,8 +114,6 @@ def bleu_from_statistics(
         mean_log = np.where(counted, log_precisions, 0.0).sum(axis=-1) / n_orders
     else:
         mean_log = log_precisions.sum(axis=-1) / max_order
-
-    brevity = brevity_penalty(hyp_len, ref_len)
     return np.where(has_match, brevity * np.exp(mean_log), 0.0)
 
 

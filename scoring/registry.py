@@ -14,8 +14,9 @@ from dataclasses import MISSING, dataclass, fields
 from typing import Any
 
 from scoring.base import Metric, Parameter
-from scoring.bleu import BLEU
+from scoring.bleu import BLEU, BLEUS
 from scoring.errors import MetricError
+from scoring.nist import NIST
 from scoring.rouge import RougeL, RougeN, RougeS, RougeSU, RougeW
 
 # One line per metric.
@@ -26,6 +27,8 @@ _METRICS: dict[str, type[Metric]] = {
     RougeW.name: RougeW,
     RougeS.name: RougeS,
     RougeSU.name: RougeSU,
+    BLEUS.name: BLEUS,
+    NIST.name: NIST,
 }
 
 
@@ -66,7 +69,7 @@ class MetricInfo:
             "name": self.name,
             "description": self.description,
             "higher_is_better": self.higher_is_better,
-            "scale": self.scale,
+            "scale": json_safe(self.scale),  # NIST is unbounded: inf -> null
             "parameters": [parameter.to_dict() for parameter in self.parameters],
         }
 

@@ -1,21 +1,31 @@
-"""Tokenizers shared by the word-level metrics.
+"""Tokenizers shared by the word-level metrics, and their registry.
 
-A tokenizer is an immutable callable: ``tokenizer(text) -> tuple[str, ...]``.
-Every tokenizer first lower-cases (when asked, with Python's ``str.lower()``,
-as sacreBLEU does) and drops trailing whitespace (sacreBLEU's BLEU does this
-before tokenising; it matters for a segment ending in ``"-\\n"``), then splits.
+A tokenizer is an immutable callable: ``tokenizer(text) -> tuple[str, ...]``
+(contract in :mod:`scoring.tokenizers_base`). Every tokenizer first
+lower-cases (when asked, with Python's ``str.lower()``, as sacreBLEU does)
+and drops trailing whitespace, then splits; the two ``mteval13a`` tokenizers
+fold case the Perl way instead (ASCII only).
 
-Tokenizers:
+Tokenizers (names as in signatures, ``tok:<name>``):
 
 ``13a``
-    The tokenisation of NIST's ``mteval-v13a.pl`` (identical to sacreBLEU's
-    ``13a``): unescape four SGML entities, split off ASCII punctuation, split
-    periods and commas except inside numbers, split a dash that follows a
-    digit. Only ASCII punctuation is split; other scripts (e.g. Chinese) are
-    left as they are.
+    The tokenisation of NIST's ``mteval-v13a.pl`` as sacreBLEU implements it
+    (sacreBLEU's ``13a``, the default): unescape four SGML entities, split
+    off ASCII punctuation, split periods and commas except inside numbers,
+    split a dash that follows a digit. Only ASCII punctuation is split; other
+    scripts (e.g. Chinese) are left as they are.
 ``none``
     Split on whitespace only. Whitespace is Unicode whitespace (Python's
     ``str.split()``), so U+00A0 and U+3000 separate tokens, as in sacreBLEU.
+``intl``
+    mteval-v14's international tokenisation (sacreBLEU ``intl``), see
+    :mod:`scoring.tokenizers_unicode`.
+``char``
+    Characters (sacreBLEU ``char``), for Chinese and Japanese.
+``mteval13a``, ``mteval13a-sgml``
+    The Perl ``mteval-v13a.pl`` exactly, quirks included (literal entities,
+    ASCII-only lowercasing), for reproducing its figures; see
+    :mod:`scoring.mteval`.
 
 >>> get_tokenizer("13a")("Hello, world! It costs $3.50.")
 ('Hello', ',', 'world', '!', 'It', 'costs', '$', '3.50', '.')
@@ -25,30 +35,21 @@ Tokenizers:
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import ClassVar
 
 from scoring.errors import TokenizerError
-
-# mteval-v13a splits off every ASCII punctuation character except the
-# apostrophe, comma, hyphen and period (those depend on context, below). The
-# space is in mteval's character class too; padding it is harmless.
-_MTEVAL_SPLIT_ALWAYS = re.compile(
-    "([" + re.escape(" !\"#$%&()*+/:;<=>?@[\\]^_`{|}~") + "])"
+from scoring.mteval import (
+    MTEVAL_ENTITIES,
+    MtevalPlainTokenizer,
+    MtevalSgmlTokenizer,
+    split_13a_punctuation,
 )
-# A period or comma is split off unless it sits between two digits ("3.50",
-# "1,000"). mteval does this with two passes; each pass consumes the character
-# next to the punctuation mark, which decides what the next match can see, so
-# the two passes must be kept exactly as they are.
-_MTEVAL_PERIOD_COMMA_AFTER_NON_DIGIT = re.compile(r"([^0-9])([.,])")
-_MTEVAL_PERIOD_COMMA_BEFORE_NON_DIGIT = re.compile(r"([.,])([^0-9])")
-# "5-6" becomes "5 - 6", but "well-known" stays one token.
-_MTEVAL_DASH_AFTER_DIGIT = re.compile(r"([0-9])(-)")
+from scoring.tokenizers_base import Tokenizer
+from scoring.tokenizers_unicode import CharacterTokenizer, InternationalTokenizer
 
-# Applied one after the other, like mteval, so "&amp;lt;" ends up as "<".
-_MTEVAL_ENTITIES = (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"))
+__all__ = ["Tokenizer", "get_tokenizer", "list_tokenizers"]
 
 
 @lru_cache(maxsize=2**16)
@@ -61,42 +62,10 @@ def _mteval_13a_tokens(text: str) -> tuple[str, ...]:
     # mteval joins lines broken by end-of-line hyphenation, then joins lines.
     text = text.replace("-\n", "").replace("\n", " ")
     if "&" in text:
-        for entity, character in _MTEVAL_ENTITIES:
+        # One after the other, like mteval, so "&amp;lt;" ends up as "<".
+        for entity, character in MTEVAL_ENTITIES:
             text = text.replace(entity, character)
-    text = f" {text} "
-    text = _MTEVAL_SPLIT_ALWAYS.sub(r" \1 ", text)
-    text = _MTEVAL_PERIOD_COMMA_AFTER_NON_DIGIT.sub(r"\1 \2 ", text)
-    text = _MTEVAL_PERIOD_COMMA_BEFORE_NON_DIGIT.sub(r" \1 \2", text)
-    text = _MTEVAL_DASH_AFTER_DIGIT.sub(r"\1 \2 ", text)
-    return tuple(text.split())
-
-
-@dataclass(frozen=True)
-class Tokenizer:
-    """Base class: optional case folding, then a tokenizer-specific split.
-
-    Subclasses set :attr:`name` (used in signatures as ``tok:<name>``) and
-    implement :meth:`_split`.
-    """
-
-    lowercase: bool = False
-
-    name: ClassVar[str] = ""
-    description: ClassVar[str] = ""
-
-    def __call__(self, text: str) -> tuple[str, ...]:
-        """Return the tokens of one segment (a tuple, so it can be cached)."""
-        if self.lowercase:
-            text = text.lower()
-        return self._split(text.rstrip())
-
-    @property
-    def case_signature(self) -> str:
-        """``"lc"`` when case-folded, ``"mixed"`` otherwise (sacreBLEU style)."""
-        return "lc" if self.lowercase else "mixed"
-
-    def _split(self, text: str) -> tuple[str, ...]:
-        raise NotImplementedError
+    return tuple(split_13a_punctuation(f" {text} ").split())
 
 
 @dataclass(frozen=True)
@@ -123,9 +92,17 @@ class WhitespaceTokenizer(Tokenizer):
         return tuple(text.split())
 
 
+# The first two keep their places: listings and messages start "13a, none".
 _TOKENIZERS: dict[str, type[Tokenizer]] = {
-    Mteval13aTokenizer.name: Mteval13aTokenizer,
-    WhitespaceTokenizer.name: WhitespaceTokenizer,
+    tokenizer.name: tokenizer
+    for tokenizer in (
+        Mteval13aTokenizer,
+        WhitespaceTokenizer,
+        InternationalTokenizer,
+        CharacterTokenizer,
+        MtevalPlainTokenizer,
+        MtevalSgmlTokenizer,
+    )
 }
 
 

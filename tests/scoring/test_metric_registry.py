@@ -100,7 +100,9 @@ def test_list_metrics_describes_every_metric_with_its_parameters() -> None:
     }
     assert parameters["n"].default == 4 and parameters["n"].type == "int"
     assert parameters["smooth"].default == "exp"
-    assert parameters["tokenize"].choices == ("13a", "none")
+    assert parameters["tokenize"].choices == (
+        "13a", "none", "intl", "char", "mteval13a", "mteval13a-sgml"
+    )
     assert all(parameter.description for parameter in bleu.parameters)
     json.dumps([info.to_dict() for info in list_metrics()])
 

@@ -133,6 +133,6 @@ def test_list_metrics_names_each_metric_and_its_parameters() -> None:
     assert completed.returncode == 0
     assert completed.stdout.startswith("bleu: ")
     assert "  n=int" in completed.stdout
-    assert "tokenize=str [13a|none]" in completed.stdout
+    assert "tokenize=str [13a|none|intl|char|mteval13a|mteval13a-sgml]" in completed.stdout
     data = json.loads(run_cli("list-metrics", "--json").stdout)
     assert data[0]["name"] == "bleu"

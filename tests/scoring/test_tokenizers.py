@@ -1,5 +1,6 @@
 """The 13a and none tokenizers: hand-worked mteval-v13a cases and agreement
-with sacreBLEU's ``13a`` on every line of the real WMT21 data."""
+with sacreBLEU's ``13a`` on every line of the real WMT21 data. (intl and char:
+test_tokenizers_intl_char.py; the exact Perl mteval13a: test_mteval_*.py.)"""
 
 from __future__ import annotations
 
@@ -63,7 +64,11 @@ def test_tokenizers_report_their_signature_parts() -> None:
     assert get_tokenizer("13a").name == "13a"
     assert get_tokenizer("none", lowercase=True).case_signature == "lc"
     assert get_tokenizer("none").case_signature == "mixed"
-    assert list_tokenizers() == ("13a", "none")
+    assert list_tokenizers() == (
+        "13a", "none", "intl", "char", "mteval13a", "mteval13a-sgml"
+    )
+    assert get_tokenizer("mteval13a", lowercase=True).case_signature == "lc-ascii"
+    assert get_tokenizer("intl", lowercase=True).case_signature == "lc"
 
 
 def test_an_unknown_tokenizer_is_refused_with_the_valid_names() -> None:
