@@ -16,6 +16,7 @@ from typing import Any
 from scoring.base import Metric, Parameter
 from scoring.bleu import BLEU, BLEUS
 from scoring.errors import MetricError
+from scoring.results import json_safe
 from scoring.nist import NIST
 from scoring.rouge import RougeL, RougeN, RougeS, RougeSU, RougeW
 
