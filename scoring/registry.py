@@ -18,7 +18,9 @@ from scoring.bleu import BLEU, BLEUS
 from scoring.errors import MetricError
 from scoring.results import json_safe
 from scoring.nist import NIST
+from scoring.red import RED
 from scoring.rouge import RougeL, RougeN, RougeS, RougeSU, RougeW
+from scoring.wnm import WNM
 
 # One line per metric.
 _METRICS: dict[str, type[Metric]] = {
@@ -28,6 +30,8 @@ _METRICS: dict[str, type[Metric]] = {
     RougeW.name: RougeW,
     RougeS.name: RougeS,
     RougeSU.name: RougeSU,
+    WNM.name: WNM,
+    RED.name: RED,
     BLEUS.name: BLEUS,
     NIST.name: NIST,
 }
