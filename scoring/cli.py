@@ -17,6 +17,7 @@ from typing import TextIO
 from scoring import __version__
 from scoring.cli_complexity import add_complexity_parser, run_complexity
 from scoring.cli_orange import add_orange_parser, print_orange, run_orange
+from scoring.cli_stats import add_compare_parser, add_correlate_parser
 from scoring.errors import ScoringError
 from scoring.registry import get_metric, list_metrics
 from scoring.results import MetricResult
@@ -71,6 +72,8 @@ def build_parser() -> argparse.ArgumentParser:
     listing.add_argument("--json", action="store_true", help="print JSON")
     add_orange_parser(commands)
     add_complexity_parser(commands)
+    add_correlate_parser(commands)
+    add_compare_parser(commands)
     return parser
 
 
@@ -169,6 +172,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments = build_parser().parse_args(argv)
     if arguments.command == "complexity":
         return run_complexity(arguments)
+    if arguments.command in ("correlate", "compare"):
+        return arguments.handler(arguments)
     try:
         if arguments.command == "list-metrics":
             printer = lambda out: _print_metrics(arguments.json, out)  # noqa: E731

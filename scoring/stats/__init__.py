@@ -1,0 +1,91 @@
+"""Statistics of mtdash: meta-evaluation of metrics and system comparison.
+
+Arrays in, frozen dataclasses out, seeds explicit (SPEC section 3):
+
+- :mod:`~scoring.stats.judgments`, :mod:`~scoring.stats.human`: human
+  judgments from CSV/TSV, per-judge z-scores, per-segment and per-system
+  aggregates as WMT computes them;
+- :mod:`~scoring.stats.correlation` (with :mod:`~scoring.stats.kendall`):
+  Pearson, Spearman, Kendall tau-b/c with seeded, vectorised bootstrap
+  intervals;
+- :mod:`~scoring.stats.best_metric`, :mod:`~scoring.stats.meta_evaluation`:
+  the best metric per criterion and the metrics equivalent to it (ORANGE
+  Table 1), from SCORES.json (:mod:`~scoring.stats.scores_file`);
+- :mod:`~scoring.stats.significance`: bootstrap intervals of corpus scores,
+  paired bootstrap and approximate randomisation p-values of all system
+  pairs, significance clusters;
+- :mod:`~scoring.stats.blocks`: the BLEU paper's 20-block t-test.
+"""
+
+from scoring.stats.best_metric import MetricCell, mark_best, williams_p_value
+from scoring.stats.blocks import BlockTest, block_scores, block_t_test
+from scoring.stats.correlation import (
+    METHODS,
+    CorrelationEstimate,
+    bootstrap_correlation,
+    correlate,
+    weighted_correlations,
+)
+from scoring.stats.human import (
+    HumanScores,
+    human_scores,
+    standardise_per_judge,
+    zscores,
+)
+from scoring.stats.judgments import Judgments, parse_judgments, read_judgments
+from scoring.stats.meta_evaluation import (
+    CorrelationTable,
+    CriterionColumn,
+    correlation_table,
+)
+from scoring.stats.resampling import (
+    bootstrap_counts,
+    bootstrap_indices,
+    percentile_interval,
+    random_signs,
+)
+from scoring.stats.scores_file import MetricScores, read_metric_scores
+from scoring.stats.significance import (
+    SystemComparison,
+    approximate_randomization_p_values,
+    bootstrap_corpus_scores,
+    compare_systems,
+    paired_bootstrap_p_values,
+    significance_clusters,
+)
+
+__all__ = [
+    "METHODS",
+    "BlockTest",
+    "CorrelationEstimate",
+    "CorrelationTable",
+    "CriterionColumn",
+    "HumanScores",
+    "Judgments",
+    "MetricCell",
+    "MetricScores",
+    "SystemComparison",
+    "approximate_randomization_p_values",
+    "block_scores",
+    "block_t_test",
+    "bootstrap_corpus_scores",
+    "bootstrap_correlation",
+    "bootstrap_counts",
+    "bootstrap_indices",
+    "compare_systems",
+    "correlate",
+    "correlation_table",
+    "human_scores",
+    "mark_best",
+    "paired_bootstrap_p_values",
+    "parse_judgments",
+    "percentile_interval",
+    "random_signs",
+    "read_judgments",
+    "read_metric_scores",
+    "significance_clusters",
+    "standardise_per_judge",
+    "weighted_correlations",
+    "williams_p_value",
+    "zscores",
+]

@@ -1,0 +1,145 @@
+"""Plain-text tables of the statistics, for the command line.
+
+Pure functions from result objects to strings (no printing), so the web side
+can reuse them for text exports and tests can check them directly.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from scoring.stats.blocks import BlockTest
+from scoring.stats.meta_evaluation import CorrelationTable
+from scoring.stats.significance import SystemComparison
+
+BEST_MARK = "*"
+EQUIVALENT_MARK = "="
+
+
+def _number(value: float, digits: int = 4) -> str:
+    return "-" if value is None or not math.isfinite(value) else f"{value:.{digits}f}"
+
+
+def _table(rows: list[list[str]], right_from: int = 1) -> str:
+    """Align columns: the first ``right_from`` columns left, the rest right."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = []
+    for row in rows:
+        cells = [
+            cell.ljust(widths[i]) if i < right_from else cell.rjust(widths[i])
+            for i, cell in enumerate(row)
+        ]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines) + "\n"
+
+
+def correlation_report(table: CorrelationTable) -> str:
+    """ORANGE Table 1 layout: per criterion, coefficient and interval."""
+    name = table.method if table.method != "kendall" else f"kendall tau-{table.variant}"
+    percent = round(table.confidence * 100)
+    test = (
+        "paired bootstrap on the difference of correlations"
+        if table.test == "bootstrap"
+        else "Williams' test"
+    )
+    lines = [
+        f"{name} correlation, {table.level} level, human scores: "
+        f"{'per-judge z-scores' if table.human == 'z' else 'raw'}; "
+        f"{percent}% bootstrap intervals "
+        f"({table.n_samples} resamples, seed {table.seed})",
+        f"{BEST_MARK} best metric; {EQUIVALENT_MARK} not significantly worse than "
+        f"the best ({test}, alpha {table.alpha:g})",
+    ]
+    if table.negated:
+        lines.append(f"negated (lower is better): {', '.join(table.negated)}")
+    header = ["metric"]
+    sub_header = [""]
+    for column in table.columns:
+        header += [f"{column.criterion} (n={column.n_points})", "", ""]
+        sub_header += [name.split()[0], f"{percent}%L", f"{percent}%U"]
+    rows = [header, sub_header]
+    for m, metric in enumerate(table.metrics):
+        row = [metric]
+        for column in table.columns:
+            cell = column.cells[m]
+            mark = (
+                BEST_MARK if cell.best else EQUIVALENT_MARK if cell.equivalent else " "
+            )
+            estimate = cell.estimate
+            row += [
+                _number(estimate.coefficient) + mark,
+                _number(estimate.low),
+                _number(estimate.high),
+            ]
+        rows.append(row)
+    text = "\n".join(lines) + "\n\n" + _table(rows)
+    for column in table.columns:
+        if column.excluded_systems:
+            text += (
+                f"{column.criterion}: left out (no metric scores): "
+                f"{', '.join(column.excluded_systems)}\n"
+            )
+    return text
+
+
+def _matrix(title: str, systems: tuple[str, ...], values: np.ndarray) -> str:
+    rows = [[title, *systems]]
+    for i, system in enumerate(systems):
+        rows.append([system, *(_number(values[i, j]) for j in range(len(systems)))])
+    return _table(rows)
+
+
+def _clusters(title: str, clusters: tuple[tuple[str, ...], ...]) -> str:
+    return f"{title}: " + " > ".join("{" + ", ".join(c) + "}" for c in clusters) + "\n"
+
+
+def comparison_report(
+    comparison: SystemComparison, blocks: BlockTest | None = None
+) -> str:
+    """Scores with intervals, p-value matrices, clusters and the block test."""
+    percent = round(comparison.confidence * 100)
+    text = (
+        f"{comparison.signature or comparison.metric}\n"
+        f"{comparison.n_segments} segments; "
+        f"{comparison.n_samples} bootstrap resamples, "
+        f"{comparison.n_trials} randomisation trials, seed {comparison.seed}\n\n"
+    )
+    rows = [["system", "score", f"{percent}%L", f"{percent}%U"]]
+    for i, system in enumerate(comparison.systems):
+        rows.append(
+            [
+                system,
+                _number(comparison.scores[i]),
+                _number(comparison.low[i]),
+                _number(comparison.high[i]),
+            ]
+        )
+    text += _table(rows)
+    text += "\n" + _matrix(
+        "paired bootstrap p", comparison.systems, comparison.bootstrap_p
+    )
+    if comparison.ar_p is not None:
+        text += "\n" + _matrix(
+            "approximate randomisation p", comparison.systems, comparison.ar_p
+        )
+    alpha = f"alpha {comparison.alpha:g}"
+    text += "\n" + _clusters(
+        f"clusters (paired bootstrap, {alpha})", comparison.bootstrap_clusters
+    )
+    if comparison.ar_clusters is not None:
+        text += _clusters(
+            f"clusters (approximate randomisation, {alpha})", comparison.ar_clusters
+        )
+    if blocks is not None:
+        rows = [["block test", *blocks.systems]]
+        rows.append(["mean", *(_number(v) for v in blocks.means)])
+        rows.append(["std dev", *(_number(v) for v in blocks.std)])
+        rows.append(["t", *(_number(v, 2) for v in blocks.t)])
+        rows.append(["p (one-sided)", *(_number(v) for v in blocks.p_values)])
+        text += (
+            f"\n{blocks.n_blocks} blocks, paired t against the system to the left:\n"
+        )
+        text += _table(rows)
+    return text
