@@ -17,6 +17,7 @@ from scoring.base import Metric, Parameter
 from scoring.bleu import BLEU, BLEUS
 from scoring.errors import MetricError
 from scoring.results import json_safe
+from scoring.meteor import Meteor
 from scoring.nist import NIST
 from scoring.red import RED
 from scoring.rouge import RougeL, RougeN, RougeS, RougeSU, RougeW
@@ -34,6 +35,7 @@ _METRICS: dict[str, type[Metric]] = {
     RED.name: RED,
     BLEUS.name: BLEUS,
     NIST.name: NIST,
+    Meteor.name: Meteor,
 }
 
 
