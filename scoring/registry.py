@@ -19,8 +19,12 @@ from scoring.errors import MetricError
 from scoring.results import json_safe
 from scoring.meteor import Meteor
 from scoring.nist import NIST
+from scoring.per import PER
 from scoring.red import RED
 from scoring.rouge import RougeL, RougeN, RougeS, RougeSU, RougeW
+from scoring.ser import SER
+from scoring.ter import TER
+from scoring.wer import WER
 from scoring.wnm import WNM
 
 # One line per metric.
@@ -36,6 +40,10 @@ _METRICS: dict[str, type[Metric]] = {
     BLEUS.name: BLEUS,
     NIST.name: NIST,
     Meteor.name: Meteor,
+    WER.name: WER,
+    PER.name: PER,
+    SER.name: SER,
+    TER.name: TER,
 }
 
 
