@@ -111,7 +111,8 @@ class Metric(ABC):
     - ``name``: registry name and first field of the signature;
     - ``description``: one line for ``list_metrics()``;
     - ``higher_is_better``: False for error rates;
-    - ``scale``: scores lie in ``[0, scale]`` (BLEU: 100.0, like sacreBLEU);
+    - ``scale``: 1.0 for 0–1 metrics, 100.0 for 0–100 ones (BLEU, like sacreBLEU;
+      error rates such as WER and TER can exceed it), ``math.inf`` for NIST;
     - ``parameters``: the :class:`Parameter` s accepted in a metric spec;
     - ``requires``: extra inputs the metric cannot do without, among
       ``"sources"`` and ``"document_ids"`` (read from ``PreparedCorpus``).

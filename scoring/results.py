@@ -42,7 +42,7 @@ class MetricResult:
         signature: everything needed to reproduce ``score``, sacreBLEU style.
         higher_is_better: False for error rates (WER, TER, ...).
         scale: the best possible score of a higher-is-better metric (BLEU:
-            100.0); scores lie in ``[0, scale]`` for bounded metrics.
+            100.0); scores lie in ``[0, scale]`` for bounded metrics (error rates may exceed it).
         n_segments: number of segments scored.
         sentence_scores: one score per segment, in segment order, on the same
             scale, or ``None`` when sentence scores were not asked for.
