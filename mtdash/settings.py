@@ -29,6 +29,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "mtdash.teams",
     "mtdash.evaluation",
+    "mtdash.orange",
 ]
 
 MIDDLEWARE = [
@@ -101,6 +102,10 @@ MTDASH_MAX_UPLOAD_BYTES = env_int("MTDASH_MAX_UPLOAD_MB", 50, minimum=1) * 1024 
 DATA_UPLOAD_MAX_MEMORY_SIZE = MTDASH_MAX_UPLOAD_BYTES
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 DATA_UPLOAD_MAX_NUMBER_FILES = env_int("MTDASH_MAX_UPLOAD_FILES", 20, minimum=2)
+
+# Files too big for database rows (n-best lists, partial ORANGE results). The
+# web server and every worker must see the same directory (a shared volume).
+MTDASH_ARTIFACT_DIR = Path(env_str("MTDASH_ARTIFACT_DIR", str(DATA_DIR / "artifacts")))
 
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE = env_bool("MTDASH_SECURE_COOKIES", False)

@@ -7,4 +7,5 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("", include("mtdash.evaluation.urls")),
+    path("", include("mtdash.orange.urls")),
 ]

@@ -7,7 +7,7 @@ import io
 
 from mtdash.evaluation.services.leaderboard import Leaderboard
 
-_LATEX_SPECIAL = {
+LATEX_SPECIAL = {
     "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
     "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
 }
@@ -20,7 +20,7 @@ def leaderboard_csv(leaderboard: Leaderboard) -> str:
     names = [column.name for column in leaderboard.columns]
     writer.writerow(["rank", "system", *names])
     for row in leaderboard.rows:
-        values = [_plain(row.scores.get(name)) for name in names]
+        values = [plain_number(row.scores.get(name)) for name in names]
         writer.writerow([row.rank or "", row.system, *values])
     writer.writerow(["", "signature", *(column.signature for column in leaderboard.columns)])
     return buffer.getvalue()
@@ -33,24 +33,25 @@ def leaderboard_latex(leaderboard: Leaderboard) -> str:
     lines += [
         r"\begin{tabular}{rl" + "r" * len(names) + "}",
         r"\toprule",
-        " & ".join(["Rank", "System", *(_latex(name) for name in names)]) + r" \\",
+        " & ".join(["Rank", "System", *(latex_escape(name) for name in names)]) + r" \\",
         r"\midrule",
     ]
     for row in leaderboard.rows:
-        cells = [str(row.rank or ""), _latex(row.system)]
-        cells += [_fixed(row.scores.get(name)) for name in names]
+        cells = [str(row.rank or ""), latex_escape(row.system)]
+        cells += [fixed_2(row.scores.get(name)) for name in names]
         lines.append(" & ".join(cells) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}", ""]
     return "\n".join(lines)
 
 
-def _plain(value: float | None) -> str:
+def plain_number(value: float | None) -> str:
     return "" if value is None else repr(value)
 
 
-def _fixed(value: float | None) -> str:
+def fixed_2(value: float | None) -> str:
     return "--" if value is None else f"{value:.2f}"
 
 
-def _latex(text: str) -> str:
-    return "".join(_LATEX_SPECIAL.get(char, char) for char in text)
+def latex_escape(text: str) -> str:
+    """Escape the characters LaTeX treats specially."""
+    return "".join(LATEX_SPECIAL.get(char, char) for char in text)

@@ -7,6 +7,7 @@ queued to Celery like any upload (or run here with ``--score-now``).
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
@@ -37,6 +38,7 @@ class Command(BaseCommand):
         corpus = demo_test_set()
         if TestSet.objects.filter(team=team, name=corpus.name).exists():
             self.stdout.write(f"Demo test set “{corpus.name}” already exists.")
+            call_command("load_orange_demo", score_now=score_now)
             return
         with transaction.atomic():
             test_set = create_test_set(team, user, _as_test_set_data(corpus))
@@ -54,6 +56,8 @@ class Command(BaseCommand):
             f"Created demo test set “{test_set.name}” with {len(jobs)} systems "
             f"({'scored' if score_now else 'scoring jobs queued'})."
         )
+        # An n-best list of the demo systems and an ORANGE job over it.
+        call_command("load_orange_demo", score_now=score_now)
 
     def _user_and_team(self, username: str, password: str):
         user_model = get_user_model()

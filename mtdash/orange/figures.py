@@ -1,0 +1,82 @@
+"""Plotly figures as plain dicts, built from ORANGE results (no browser needed).
+
+The job page hands them to Plotly.js with ``json_script``; tests inspect the dicts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Protocol
+
+# Plotly's default qualitative colours, so lines keep their colour whatever the order.
+_COLOURS = (
+    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+    "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
+)  # fmt: skip
+
+
+class CurveResult(Protocol):
+    metric: str
+    curve: Sequence[
+        Sequence[float]
+    ]  # [[n, ORANGE % using the first n candidates], ...]
+
+
+def orange_curve_figure(
+    results: Sequence[CurveResult], best: Iterable[str] = ()
+) -> dict | None:
+    """ORANGE (%) by n-best size, one line per metric (Figure 1 of Lin & Och 2004).
+
+    The best metric's line is drawn thicker. None when there is nothing to draw.
+    """
+    best = set(best)
+    if not results:
+        return None
+    data = []
+    for position, result in enumerate(results):
+        is_best = result.metric in best
+        points = list(result.curve)
+        data.append(
+            {
+                "type": "scatter",
+                "mode": "lines+markers" if len(points) <= 40 else "lines",
+                "name": f"{result.metric} (best)" if is_best else result.metric,
+                "x": [int(n) for n, _ in points],
+                "y": [float(value) for _, value in points],
+                "line": {
+                    "width": 4 if is_best else 2,
+                    "color": _COLOURS[position % len(_COLOURS)],
+                },
+                "hovertemplate": f"{result.metric}<br>first %{{x}} candidates: "
+                "%{y:.2f}%<extra></extra>",
+            }
+        )
+    largest = max((int(n) for result in results for n, _ in result.curve), default=1)
+    return {
+        "data": data,
+        "layout": {
+            "title": {"text": "ORANGE by n-best list size"},
+            "xaxis": _size_axis(largest),
+            "yaxis": {
+                "title": {"text": "ORANGE (%), lower is better"},
+                "rangemode": "tozero",
+            },
+            "legend": {"orientation": "h", "y": -0.25},
+            "margin": {"l": 60, "r": 20, "t": 40, "b": 60},
+            "height": 460,
+        },
+    }
+
+
+def _size_axis(largest: int) -> dict:
+    """n-best sizes are whole numbers: integer ticks, a log axis for long lists."""
+    axis: dict = {
+        "title": {"text": "n-best list size (first n candidates of each list)"}
+    }
+    if largest >= 256:
+        axis["type"] = "log"
+    else:
+        axis.update(type="linear", tickformat="d", range=[0.8, largest + 0.2])
+        if largest <= 20:
+            axis["dtick"] = 1
+    return axis

@@ -1,0 +1,239 @@
+"""Files under ``settings.MTDASH_ARTIFACT_DIR``: n-best lists and chunk partials.
+
+**n-best list** (directory ``orange/nbest/<uuid>/``):
+
+- ``candidates.txt.gz``: the normalised Moses text
+  (``id ||| hypothesis ||| features ||| score``, one candidate a line, in the
+  system's order), written as one gzip *member* per sentence. Concatenated
+  members are still one valid gzip file (``gzip -dc`` prints the whole list),
+  and a worker can seek straight to the sentences of its chunk instead of
+  decompressing everything.
+- ``index.npz``: ``sentence_ids`` (S,) int64, ``n_candidates`` (S,) int64 and
+  ``offsets`` (S + 1,) int64, the byte offset of each sentence's member.
+
+**chunk partial** (``orange/jobs/<job id>/chunk-<index>.npz``): one chunk's
+``SentenceRankings`` for every metric of the job, as plain arrays (no
+pickles), replaced atomically so a chunk run twice leaves one result.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import os
+import shutil
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from django.conf import settings
+
+from scoring.nbest import NBestEntry, iter_nbest
+from scoring.orange import SentenceRankings
+
+CANDIDATES_FILE = "candidates.txt.gz"
+INDEX_FILE = "index.npz"
+
+
+def artifact_path(relative: str) -> Path:
+    """Absolute path of an artifact, refusing anything outside the root."""
+    root = Path(settings.MTDASH_ARTIFACT_DIR).resolve()
+    path = (root / relative).resolve()
+    if path != root and root not in path.parents:
+        raise ValueError(f"artifact path {relative!r} leaves the artifact directory")
+    return path
+
+
+def remove_artifact(relative: str) -> None:
+    """Delete an artifact file or directory; a missing one is fine."""
+    path = artifact_path(relative)
+    if path.is_dir():
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        path.unlink(missing_ok=True)
+
+
+def _replace_atomically(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file and a rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
+    try:
+        temporary.write_bytes(data)
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+# -- n-best lists -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NBestIndex:
+    """Where each sentence's candidates are. Shapes: S sentences."""
+
+    sentence_ids: np.ndarray  # (S,) int64, increasing
+    n_candidates: np.ndarray  # (S,) int64
+    offsets: np.ndarray  # (S + 1,) int64, byte offsets of the gzip members
+
+    def position_of(self, sentence_id: int) -> int:
+        """Position (0-based, in list order) of a sentence id; KeyError if absent."""
+        position = int(np.searchsorted(self.sentence_ids, sentence_id))
+        if (
+            position == len(self.sentence_ids)
+            or self.sentence_ids[position] != sentence_id
+        ):
+            raise KeyError(sentence_id)
+        return position
+
+
+def normalised_line(entry: NBestEntry) -> str:
+    score = "" if entry.score is None else repr(entry.score)
+    return (
+        f"{entry.sentence_id} ||| {entry.hypothesis} ||| {entry.features} ||| {score}"
+    )
+
+
+def write_nbest_artifact(sentences: Sequence[Sequence[NBestEntry]]) -> str:
+    """Store validated candidates grouped by sentence; return the directory.
+
+    ``sentences[s]`` holds the candidates of one sentence in the system's
+    order, sentences in increasing id order.
+    """
+    relative = f"orange/nbest/{uuid.uuid4().hex}"
+    directory = artifact_path(relative)
+    directory.mkdir(parents=True)
+    try:
+        offsets = [0]
+        with open(directory / CANDIDATES_FILE, "wb") as handle:
+            for entries in sentences:
+                text = "".join(normalised_line(entry) + "\n" for entry in entries)
+                handle.write(gzip.compress(text.encode("utf-8"), mtime=0))
+                offsets.append(handle.tell())
+        buffer = io.BytesIO()
+        np.savez(
+            buffer,
+            sentence_ids=np.array(
+                [e[0].sentence_id for e in sentences], dtype=np.int64
+            ),
+            n_candidates=np.array([len(e) for e in sentences], dtype=np.int64),
+            offsets=np.array(offsets, dtype=np.int64),
+        )
+        _replace_atomically(directory / INDEX_FILE, buffer.getvalue())
+    except BaseException:
+        shutil.rmtree(directory, ignore_errors=True)
+        raise
+    return relative
+
+
+def load_nbest_index(relative: str) -> NBestIndex:
+    with np.load(artifact_path(relative) / INDEX_FILE, allow_pickle=False) as data:
+        return NBestIndex(data["sentence_ids"], data["n_candidates"], data["offsets"])
+
+
+def read_nbest_entries(
+    relative: str, first: int, stop: int, index: NBestIndex | None = None
+) -> list[list[NBestEntry]]:
+    """Candidates of the sentences at positions ``first`` ≤ s < ``stop``."""
+    index = index or load_nbest_index(relative)
+    start, end = int(index.offsets[first]), int(index.offsets[stop])
+    with open(artifact_path(relative) / CANDIDATES_FILE, "rb") as handle:
+        handle.seek(start)
+        data = handle.read(end - start)
+    lines = gzip.decompress(data).decode("utf-8").splitlines()
+    groups: list[list[NBestEntry]] = []
+    for entry in iter_nbest(lines, CANDIDATES_FILE):
+        if not groups or groups[-1][0].sentence_id != entry.sentence_id:
+            groups.append([])
+        groups[-1].append(entry)
+    return groups
+
+
+def read_candidates(
+    relative: str, first: int, stop: int, index: NBestIndex | None = None
+) -> tuple[list[int], list[tuple[str, ...]]]:
+    """Sentence ids and candidate texts of positions ``first`` ≤ s < ``stop``."""
+    groups = read_nbest_entries(relative, first, stop, index)
+    ids = [group[0].sentence_id for group in groups]
+    return ids, [tuple(entry.hypothesis for entry in group) for group in groups]
+
+
+# -- chunk partials -------------------------------------------------------------
+
+_RANKING_ARRAYS = (
+    "sentence_ids", "oracle_scores", "n_candidates", "better", "tied",
+    "curve_n", "curve_better", "curve_tied",
+)  # fmt: skip
+
+
+def rankings_to_arrays(
+    rankings: Sequence[SentenceRankings], metrics: Sequence[str]
+) -> dict:
+    """Plain arrays for one ``.npz``: ``m<i>_<field>`` per metric i.
+
+    The ragged above-reference lists become ``above_counts`` (S,),
+    ``above_index`` (A,) and ``above_score`` (A,).
+    """
+    arrays: dict[str, np.ndarray] = {
+        "metrics": np.frombuffer(
+            json.dumps(list(metrics)).encode("utf-8"), dtype=np.uint8
+        )
+    }
+    for i, ranking in enumerate(rankings):
+        for name in _RANKING_ARRAYS:
+            arrays[f"m{i}_{name}"] = np.asarray(getattr(ranking, name))
+        above = ranking.above_reference
+        arrays[f"m{i}_above_counts"] = np.array([len(a) for a in above], dtype=np.int64)
+        arrays[f"m{i}_above_index"] = np.array(
+            [j for a in above for j, _ in a], dtype=np.int64
+        )
+        arrays[f"m{i}_above_score"] = np.array(
+            [score for a in above for _, score in a], dtype=np.float64
+        )
+    return arrays
+
+
+def rankings_from_arrays(data, metrics: Sequence[str]) -> list[SentenceRankings]:
+    """Inverse of :func:`rankings_to_arrays`; checks the metrics match."""
+    stored = json.loads(data["metrics"].tobytes().decode("utf-8"))
+    if stored != list(metrics):
+        raise ValueError(
+            f"partial result is for metrics {stored}, expected {list(metrics)}"
+        )
+    rankings = []
+    for i in range(len(metrics)):
+        fields = {name: data[f"m{i}_{name}"] for name in _RANKING_ARRAYS}
+        counts = data[f"m{i}_above_counts"]
+        indices = data[f"m{i}_above_index"].tolist()
+        scores = data[f"m{i}_above_score"].tolist()
+        above, start = [], 0
+        for count in counts.tolist():
+            above.append(
+                tuple(
+                    zip(indices[start : start + count], scores[start : start + count])
+                )
+            )
+            start += count
+        rankings.append(SentenceRankings(**fields, above_reference=tuple(above)))
+    return rankings
+
+
+def save_partial(
+    relative_dir: str,
+    name: str,
+    rankings: Sequence[SentenceRankings],
+    metrics: Sequence[str],
+) -> None:
+    """Store (or replace) one chunk's rankings of every metric."""
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, **rankings_to_arrays(rankings, metrics))
+    _replace_atomically(artifact_path(relative_dir) / name, buffer.getvalue())
+
+
+def load_partial(
+    relative_dir: str, name: str, metrics: Sequence[str]
+) -> list[SentenceRankings]:
+    with np.load(artifact_path(relative_dir) / name, allow_pickle=False) as data:
+        return rankings_from_arrays(data, metrics)

@@ -1,0 +1,440 @@
+"""ORANGE jobs, split into chunks of sentences that any number of workers share.
+
+A job over an n-best list is planned as chunks of consecutive sentences
+(:func:`plan_chunks`); each chunk is one Celery task. A chunk task
+
+1. claims its chunk with a conditional UPDATE (``QUEUED → RUNNING`` while the
+   job is still alive); 0 rows means another worker has it, it is done, or
+   the job failed, and the task does nothing more than step 4;
+2. ranks its sentences for every metric with ``scoring.orange_run.rank_chunk``
+   and stores the ``SentenceRankings`` as one ``.npz`` (written to a temporary
+   file and renamed, so running a chunk again *replaces* its partial result);
+3. marks the chunk ``DONE`` and sets the job's progress from the share of
+   finished chunks;
+4. if every chunk is done, tries to claim the merge (``RUNNING → MERGING``,
+   again a conditional UPDATE, so exactly one task merges): it loads the
+   partials in chunk order, which is sentence order, merges them with
+   ``merge_rankings`` and summarises each metric with ``summarise``, then
+   replaces the job's scores in one transaction.
+
+Each task marks its own chunk done *before* counting, so whichever finishes
+last sees every chunk done; the merge is the same computation as one run
+over all sentences, so the result equals ``scoring.orange_run.orange``.
+Transient database errors hand the chunk (or the merge) back and retry; any
+other failure is recorded on the chunk and the job with a readable message.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+import socket
+from collections.abc import Sequence
+from datetime import timedelta
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from mtdash.evaluation.models import ReferenceSegment, TestSet
+from mtdash.evaluation.services.metric_choices import check_metric_specs
+from mtdash.evaluation.services.scoring_jobs import TRANSIENT_ERRORS
+from mtdash.orange.models import NBestList, OrangeChunk, OrangeJob, OrangeScore
+from mtdash.orange.services.artifacts import (
+    load_nbest_index,
+    load_partial,
+    read_candidates,
+    save_partial,
+)
+from mtdash.orange.services.nbest_uploads import references_problem
+from scoring import MetricError, get_metric
+from scoring.orange import OrangeResult, curve_points, merge_rankings, summarise
+from scoring.orange_run import OrangeOptions, rank_chunk
+
+logger = logging.getLogger(__name__)
+
+# A chunk holds at most this many sentences and, unless a single sentence is
+# longer, this many candidates: a 1024-best list gives chunks of 16 sentences,
+# a 16384-best list one sentence per chunk.
+DEFAULT_CHUNK_SENTENCES = 16
+DEFAULT_CHUNK_CANDIDATES = 16_384
+
+_ALIVE = (OrangeJob.Status.QUEUED, OrangeJob.Status.RUNNING)
+
+
+class OrangeJobError(ValueError):
+    """A job that cannot be created as asked; the message is for people."""
+
+
+def check_orange_metrics(specs: Sequence[str]) -> list[str]:
+    """Registry specs checked like every upload's, plus what ORANGE can score.
+
+    ORANGE scores one sentence at a time against that sentence's references,
+    so a metric that needs more (document ids) is refused.
+    """
+    checked = check_metric_specs(specs, has_document_ids=True)
+    for spec in checked:
+        needs = get_metric(spec).requires
+        if needs:
+            raise MetricError(
+                f"{spec} needs {', '.join(n.replace('_', ' ') for n in needs)}, which "
+                "ORANGE's sentence-by-sentence ranking does not provide; "
+                "choose another metric"
+            )
+    return checked
+
+
+def plan_chunks(
+    n_candidates: Sequence[int],
+    *,
+    max_sentences: int = DEFAULT_CHUNK_SENTENCES,
+    max_candidates: int = DEFAULT_CHUNK_CANDIDATES,
+) -> list[tuple[int, int]]:
+    """``(first, stop)`` positions of consecutive sentences, covering all of them.
+
+    >>> plan_chunks([3, 3, 3, 3, 3], max_sentences=2, max_candidates=100)
+    [(0, 2), (2, 4), (4, 5)]
+    >>> plan_chunks([5, 5, 20, 1], max_sentences=10, max_candidates=10)
+    [(0, 2), (2, 3), (3, 4)]
+    """
+    if max_sentences < 1 or max_candidates < 1:
+        raise ValueError("chunk limits must be positive")
+    spans: list[tuple[int, int]] = []
+    first, in_chunk = 0, 0
+    for position, count in enumerate(n_candidates):
+        full = position - first >= max_sentences or in_chunk + count > max_candidates
+        if position > first and full:
+            spans.append((first, position))
+            first, in_chunk = position, 0
+        in_chunk += count
+    if len(n_candidates) > first:
+        spans.append((first, len(n_candidates)))
+    return spans
+
+
+def queue_chunks(chunk_ids: Sequence[int]) -> None:
+    """Send one task per chunk to the Celery workers."""
+    from mtdash.orange.tasks import rank_orange_chunk
+
+    for chunk_id in chunk_ids:
+        rank_orange_chunk.delay(chunk_id)
+
+
+@transaction.atomic
+def create_orange_job(
+    nbest: NBestList,
+    user: AbstractBaseUser | None,
+    metrics: Sequence[str],
+    options: OrangeOptions | None = None,
+    *,
+    queue: bool = True,
+    max_sentences: int = DEFAULT_CHUNK_SENTENCES,
+    max_candidates: int = DEFAULT_CHUNK_CANDIDATES,
+) -> OrangeJob:
+    """A job and its chunks; the chunks go to Celery once the transaction commits."""
+    options = options or OrangeOptions()
+    test_set: TestSet = nbest.test_set
+    problem = references_problem(test_set)
+    if problem:
+        raise OrangeJobError(problem)
+    if options.curve_step < 1 or options.n_bootstrap < 0 or options.seed < 0:
+        raise OrangeJobError(
+            "the curve step must be ≥ 1, bootstrap samples and seed ≥ 0"
+        )
+    checked = check_orange_metrics(metrics)
+    index = load_nbest_index(nbest.artifact)
+    spans = plan_chunks(
+        index.n_candidates.tolist(),
+        max_sentences=max_sentences,
+        max_candidates=max_candidates,
+    )
+    labels = list(
+        test_set.reference_sets.order_by("label").values_list("label", flat=True)
+    )
+    job = OrangeJob.objects.create(
+        nbest=nbest,
+        metrics=checked,
+        reference_labels=labels,
+        all_references=options.all_references,
+        curve_step=options.curve_step,
+        n_bootstrap=options.n_bootstrap,
+        seed=options.seed,
+        n_chunks=len(spans),
+        created_by=user,
+    )
+    OrangeChunk.objects.bulk_create(
+        OrangeChunk(job=job, index=i, first=first, stop=stop)
+        for i, (first, stop) in enumerate(spans)
+    )
+    if queue:
+        chunk_ids = list(job.chunks.values_list("pk", flat=True))
+        transaction.on_commit(lambda: queue_chunks(chunk_ids))
+    return job
+
+
+def job_options(job: OrangeJob) -> OrangeOptions:
+    return OrangeOptions(
+        all_references=job.all_references,
+        curve_step=job.curve_step,
+        n_bootstrap=job.n_bootstrap,
+        seed=job.seed,
+    )
+
+
+def run_orange_chunk(chunk_id: int) -> bool:
+    """Rank one chunk (if still queued), then merge if it was the last one.
+
+    Returns whether this call ranked the chunk. Safe to run any number of
+    times and in any order with the other chunks of the job.
+    """
+    now = timezone.now()
+    claimed = OrangeChunk.objects.filter(
+        id=chunk_id, status=OrangeChunk.Status.QUEUED, job__status__in=_ALIVE
+    ).update(
+        status=OrangeChunk.Status.RUNNING,
+        started_at=now,
+        finished_at=None,
+        attempts=F("attempts") + 1,
+        claimed_by=f"{socket.gethostname()}:{os.getpid()}"[:200],
+        error_message="",
+    )
+    chunk = (
+        OrangeChunk.objects.select_related("job__nbest__test_set")
+        .filter(id=chunk_id)
+        .first()
+    )
+    if chunk is None:
+        logger.info("ORANGE chunk %s no longer exists; skipping", chunk_id)
+        return False
+    job = chunk.job
+    if claimed:
+        OrangeJob.objects.filter(id=job.pk, status=OrangeJob.Status.QUEUED).update(
+            status=OrangeJob.Status.RUNNING, started_at=now
+        )
+        try:
+            _rank(chunk)
+        except TRANSIENT_ERRORS:
+            # Hand the chunk back so the retry can claim it again.
+            OrangeChunk.objects.filter(id=chunk_id).update(
+                status=OrangeChunk.Status.QUEUED
+            )
+            raise
+        except Exception as error:  # noqa: BLE001
+            # Any failure must reach the job page, with a readable message.
+            logger.exception("ORANGE chunk %s failed", chunk_id)
+            _fail(chunk, error)
+            return True
+        OrangeChunk.objects.filter(
+            id=chunk_id, status=OrangeChunk.Status.RUNNING
+        ).update(status=OrangeChunk.Status.DONE, finished_at=timezone.now())
+        _update_progress(job)
+    else:
+        logger.info(
+            "ORANGE chunk %s is not queued (or its job ended); skipping", chunk_id
+        )
+    finish_if_complete(job.pk)
+    return bool(claimed)
+
+
+def chunk_references(
+    test_set: TestSet, labels: Sequence[str], sentence_ids: Sequence[int]
+) -> list[tuple[str, ...]]:
+    """The K references of each sentence, in ``labels`` order: ``[(r_1..r_K), ...]``."""
+    rows = ReferenceSegment.objects.filter(
+        reference_set__test_set=test_set,
+        reference_set__label__in=labels,
+        index__in=list(sentence_ids),
+    ).values_list("reference_set__label", "index", "text")
+    texts = {(label, index): text for label, index, text in rows}
+    try:
+        return [tuple(texts[(label, i)] for label in labels) for i in sentence_ids]
+    except KeyError as missing:
+        label, index = missing.args[0]
+        raise OrangeJobError(
+            f"reference {label} of segment {index} is missing"
+        ) from None
+
+
+def _rank(chunk: OrangeChunk) -> None:
+    job, nbest = chunk.job, chunk.job.nbest
+    ids, candidates = read_candidates(nbest.artifact, chunk.first, chunk.stop)
+    references = chunk_references(nbest.test_set, job.reference_labels, ids)
+    curve_n = curve_points(nbest.max_candidates, job.curve_step)
+    options = job_options(job)
+    rankings = [
+        rank_chunk(
+            get_metric(spec),
+            candidates,
+            references,
+            sentence_ids=ids,
+            curve_n=curve_n,
+            options=options,
+        )
+        for spec in job.metrics
+    ]
+    save_partial(job.artifact, chunk.partial_name, rankings, job.metrics)
+
+
+def _fail(chunk: OrangeChunk, error: Exception) -> None:
+    job = chunk.job
+    where = (
+        f"chunk {chunk.index + 1} of {job.n_chunks} "
+        f"(n-best sentences {chunk.first + 1}–{chunk.stop})"
+    )
+    message = f"{where}: {type(error).__name__}: {error}"
+    now = timezone.now()
+    OrangeChunk.objects.filter(id=chunk.pk).update(
+        status=OrangeChunk.Status.FAILED, error_message=message, finished_at=now
+    )
+    OrangeJob.objects.filter(id=job.pk, status__in=_ALIVE).update(
+        status=OrangeJob.Status.FAILED, error_message=message, finished_at=now
+    )
+
+
+def _update_progress(job: OrangeJob) -> None:
+    done = OrangeChunk.objects.filter(
+        job_id=job.pk, status=OrangeChunk.Status.DONE
+    ).count()
+    percent = min(99, 100 * done // job.n_chunks)  # 100 means merged and saved
+    OrangeJob.objects.filter(id=job.pk, status__in=_ALIVE, progress__lt=percent).update(
+        progress=percent
+    )
+
+
+def finish_if_complete(job_id: int) -> bool:
+    """Merge and summarise if every chunk is done and nobody else is merging."""
+    job = OrangeJob.objects.filter(id=job_id).select_related("nbest").first()
+    if job is None or job.status != OrangeJob.Status.RUNNING:
+        return False
+    done = OrangeChunk.objects.filter(
+        job_id=job_id, status=OrangeChunk.Status.DONE
+    ).count()
+    if done < job.n_chunks:
+        return False
+    claimed = OrangeJob.objects.filter(
+        id=job_id, status=OrangeJob.Status.RUNNING
+    ).update(status=OrangeJob.Status.MERGING)
+    if not claimed:
+        return False
+    try:
+        results = merge_job(job)
+        _save_results(job, results)
+    except TRANSIENT_ERRORS:
+        OrangeJob.objects.filter(id=job_id, status=OrangeJob.Status.MERGING).update(
+            status=OrangeJob.Status.RUNNING
+        )
+        raise
+    except Exception as error:  # noqa: BLE001
+        logger.exception("merging ORANGE job %s failed", job_id)
+        OrangeJob.objects.filter(id=job_id, status=OrangeJob.Status.MERGING).update(
+            status=OrangeJob.Status.FAILED,
+            error_message=f"merging the chunks: {type(error).__name__}: {error}",
+            finished_at=timezone.now(),
+        )
+    return True
+
+
+def merge_job(job: OrangeJob) -> list[OrangeResult]:
+    """Every metric's result from the chunks' partials (in sentence order)."""
+    chunks = list(job.chunks.order_by("index"))
+    parts = [
+        load_partial(job.artifact, chunk.partial_name, job.metrics) for chunk in chunks
+    ]
+    return [
+        summarise(
+            merge_rankings([part[position] for part in parts]),
+            metric=spec,
+            n_bootstrap=job.n_bootstrap,
+            seed=job.seed,
+        )
+        for position, spec in enumerate(job.metrics)
+    ]
+
+
+@transaction.atomic
+def _save_results(job: OrangeJob, results: Sequence[OrangeResult]) -> None:
+    n_references = len(job.reference_labels)
+    nrefs = n_references if job.all_references else n_references - 1
+    OrangeScore.objects.filter(job=job).delete()
+    rows = []
+    for position, result in enumerate(results):
+        metric = get_metric(result.metric)
+        above = [
+            [
+                item["sentence"],
+                item["oracle_score"],
+                [[c["index"], c["score"]] for c in item["candidates"]],
+            ]
+            for item in result.above_reference
+        ]
+        rows.append(
+            OrangeScore(
+                job=job,
+                position=position,
+                metric=result.metric,
+                signature=metric.sentence_signature(nrefs)[:400],
+                higher_is_better=metric.higher_is_better,
+                scale=float(metric.scale),
+                orange=result.orange,
+                avg_rank=result.avg_rank,
+                ci_low=_finite(result.ci_low),
+                ci_high=_finite(result.ci_high),
+                orange_ci_low=_finite(result.orange_ci_low),
+                orange_ci_high=_finite(result.orange_ci_high),
+                n_sentences=result.n_sentences,
+                n_short=result.n_short,
+                max_candidates=result.max_candidates,
+                n_bootstrap=result.n_bootstrap,
+                seed=result.seed,
+                curve=[[n, value] for n, value in result.curve],
+                above_reference=above,
+                n_sentences_above=sum(1 for item in above if item[2]),
+                n_candidates_above=sum(len(item[2]) for item in above),
+            )
+        )
+    OrangeScore.objects.bulk_create(rows)
+    OrangeJob.objects.filter(id=job.pk, status=OrangeJob.Status.MERGING).update(
+        status=OrangeJob.Status.SUCCEEDED, progress=100, finished_at=timezone.now()
+    )
+
+
+def _finite(value: float) -> float | None:
+    """NaN (no bootstrap) is stored as NULL: SQLite cannot store NaN."""
+    return None if math.isnan(value) else value
+
+
+@transaction.atomic
+def retry_orange_job(job: OrangeJob) -> list[int]:
+    """Queue a failed job's unfinished chunks again; done chunks keep their results.
+
+    A chunk still marked running after the hard task time limit belongs to a
+    worker that died, so it is queued again too. With nothing left to rank
+    (the merge failed) one chunk task is sent anyway: it finds its chunk done
+    and merges.
+    """
+    stale_before = timezone.now() - timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT)
+    unfinished = job.chunks.filter(
+        Q(status__in=[OrangeChunk.Status.FAILED, OrangeChunk.Status.QUEUED])
+        | Q(status=OrangeChunk.Status.RUNNING, started_at__lt=stale_before)
+    )
+    chunk_ids = list(unfinished.values_list("pk", flat=True))
+    unfinished.update(status=OrangeChunk.Status.QUEUED, error_message="")
+    any_done = job.chunks.filter(status=OrangeChunk.Status.DONE).exists()
+    OrangeJob.objects.filter(id=job.pk).update(
+        status=OrangeJob.Status.RUNNING if any_done else OrangeJob.Status.QUEUED,
+        error_message="",
+        finished_at=None,
+    )
+    to_send = chunk_ids or list(job.chunks.values_list("pk", flat=True)[:1])
+    transaction.on_commit(lambda: queue_chunks(to_send))
+    return chunk_ids
+
+
+def run_orange_job_now(job: OrangeJob) -> OrangeJob:
+    """Run every chunk in this process (demo ``--score-now``, tests)."""
+    for chunk_id in job.chunks.order_by("index").values_list("pk", flat=True):
+        run_orange_chunk(chunk_id)
+    return OrangeJob.objects.get(pk=job.pk)

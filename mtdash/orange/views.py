@@ -1,0 +1,165 @@
+"""Views: fetch what the user may see, call a service, render. Nothing heavy."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from mtdash.evaluation import access as evaluation_access
+from mtdash.orange import access, exports
+from mtdash.orange.figures import orange_curve_figure
+from mtdash.orange.forms import NBestUploadForm, OrangeJobForm
+from mtdash.orange.models import OrangeJob
+from mtdash.orange.services.nbest_uploads import create_nbest_list, references_problem
+from mtdash.orange.services.orange_jobs import create_orange_job, retry_orange_job
+from mtdash.orange.services.results import above_reference_page, best_metrics
+
+
+def _bound(request) -> tuple:
+    """Form data and files for a POST (even an empty one), else nothing."""
+    return (request.POST, request.FILES) if request.method == "POST" else (None, None)
+
+
+@login_required
+@require_GET
+def orange_home(request):
+    test_sets = evaluation_access.test_sets_of(request.user)
+    jobs = access.jobs_of(request.user)[:20]
+    return render(request, "orange/home.html", {"test_sets": test_sets, "jobs": jobs})
+
+
+@login_required
+@require_GET
+def orange_test_set(request, pk: int):
+    test_set = evaluation_access.get_test_set(request.user, pk)
+    context = {
+        "test_set": test_set,
+        "problem": references_problem(test_set),
+        "nbest_lists": test_set.nbest_lists.all(),
+        "jobs": OrangeJob.objects.filter(nbest__test_set=test_set).select_related(
+            "nbest"
+        ),
+    }
+    return render(request, "orange/test_set.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def nbest_new(request, pk: int):
+    test_set = evaluation_access.get_test_set(request.user, pk)
+    form = NBestUploadForm(*_bound(request), test_set=test_set)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        nbest = create_nbest_list(
+            test_set,
+            request.user,
+            data["name"],
+            form.parsed,
+            description=data["description"],
+        )
+        return redirect(nbest)
+    context = {
+        "form": form,
+        "test_set": test_set,
+        "problem": references_problem(test_set),
+    }
+    return render(request, "orange/nbest_new.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def nbest_detail(request, pk: int):
+    """The n-best list, its jobs, and the form that starts a new job."""
+    nbest = access.get_nbest(request.user, pk)
+    form = OrangeJobForm(request.POST if request.method == "POST" else None)
+    problem = references_problem(nbest.test_set)
+    if request.method == "POST" and not problem and form.is_valid():
+        job = create_orange_job(
+            nbest, request.user, form.cleaned_data["metric_specs"], form.options
+        )
+        return redirect(job)
+    context = {
+        "nbest": nbest,
+        "form": form,
+        "problem": problem,
+        "jobs": nbest.orange_jobs.all(),
+    }
+    return render(request, "orange/nbest_detail.html", context)
+
+
+@login_required
+@require_GET
+def orange_job_detail(request, pk: int):
+    job = access.get_job(request.user, pk)
+    scores = (
+        list(job.scores.defer("above_reference"))
+        if job.status == job.Status.SUCCEEDED
+        else []
+    )
+    best = best_metrics(scores)
+    above = None
+    if scores:
+        wanted = request.GET.get("metric")
+        chosen = next((s for s in scores if s.metric == wanted), None)
+        chosen = chosen or next(s for s in scores if s.metric in best)
+        above = above_reference_page(
+            job, job.scores.get(pk=chosen.pk), request.GET.get("page")
+        )
+    context = {
+        "job": job,
+        "scores": scores,
+        "best": best,
+        "figure": orange_curve_figure(scores, best),
+        "above": above,
+        "settings_line": exports.settings_line(job),
+    }
+    return render(request, "orange/job_detail.html", context)
+
+
+@login_required
+@require_GET
+def orange_job_status(request, pk: int):
+    """Polled by the job page while the job runs."""
+    job = access.get_job(request.user, pk)
+    return JsonResponse(
+        {
+            "status": job.status,
+            "progress": job.progress,
+            "error_message": job.error_message,
+            "finished": job.is_finished,
+        }
+    )
+
+
+@login_required
+@require_GET
+def orange_job_export(request, pk: int, fmt: str):
+    job = access.get_job(request.user, pk)
+    if fmt not in ("csv", "tex") or job.status != job.Status.SUCCEEDED:
+        raise Http404("no ORANGE results to export")
+    scores = list(job.scores.defer("above_reference"))
+    best = best_metrics(scores)
+    if fmt == "csv":
+        body, content_type = exports.orange_csv(job, scores, best), "text/csv"
+    else:
+        body, content_type = (
+            exports.orange_latex(job, scores, best),
+            "application/x-latex",
+        )
+    response = HttpResponse(body, content_type=f"{content_type}; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="orange-{job.pk}.{fmt}"'
+    return response
+
+
+@login_required
+@require_POST
+def orange_job_retry(request, pk: int):
+    """Queue a failed job's unfinished chunks again."""
+    job = access.get_job(request.user, pk)
+    if job.status == job.Status.FAILED:
+        chunk_ids = retry_orange_job(job)
+        messages.success(request, f"Queued {len(chunk_ids)} chunks again.")
+    return redirect(job)
