@@ -15,35 +15,40 @@ from typing import Any
 
 from scoring.base import Metric, Parameter
 from scoring.bleu import BLEU, BLEUS
+from scoring.chrf import CHRF, CHRFPlusPlus
 from scoring.errors import MetricError
-from scoring.results import json_safe
+from scoring.gtm import GTM
 from scoring.meteor import Meteor
 from scoring.nist import NIST
 from scoring.per import PER
 from scoring.red import RED
+from scoring.results import json_safe
 from scoring.rouge import RougeL, RougeN, RougeS, RougeSU, RougeW
 from scoring.ser import SER
 from scoring.ter import TER
 from scoring.wer import WER
 from scoring.wnm import WNM
 
-# One line per metric.
+# One line per metric, in the order of the SPEC's table.
 _METRICS: dict[str, type[Metric]] = {
     BLEU.name: BLEU,
+    BLEUS.name: BLEUS,
+    NIST.name: NIST,
+    WER.name: WER,
+    PER.name: PER,
+    SER.name: SER,
+    TER.name: TER,
+    GTM.name: GTM,
     RougeN.name: RougeN,
     RougeL.name: RougeL,
     RougeW.name: RougeW,
     RougeS.name: RougeS,
     RougeSU.name: RougeSU,
-    WNM.name: WNM,
-    RED.name: RED,
-    BLEUS.name: BLEUS,
-    NIST.name: NIST,
     Meteor.name: Meteor,
-    WER.name: WER,
-    PER.name: PER,
-    SER.name: SER,
-    TER.name: TER,
+    WNM.name: WNM,
+    CHRF.name: CHRF,
+    CHRFPlusPlus.name: CHRFPlusPlus,
+    RED.name: RED,
 }
 
 
