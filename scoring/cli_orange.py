@@ -2,7 +2,10 @@
 
 Sentence id i of the n-best list (Moses counts from 0) is line i + 1 of
 every reference file. Prints a table like Tables 2-7 of Lin & Och (2004),
-or with ``--json`` one object keyed by the metric names as given.
+or with ``--json`` one object keyed by the metric names as given. Metrics the
+batch engine supports (BLEU/BLEUS, NIST, WER, PER, ROUGE) are scored by it
+(:mod:`scoring.batch`), the others pair by pair with their own code;
+``--per-pair`` scores all of them pair by pair (the reference path, slow).
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from typing import TextIO
 from scoring.errors import InputFileError
 from scoring.nbest import NBestList, open_nbest
 from scoring.orange import OrangeResult
-from scoring.orange_run import OrangeOptions, orange
+from scoring.orange_run import OrangeOptions
 from scoring.registry import get_metric
 from scoring.textfiles import check_same_length, read_segments
 from scoring.tokenizers import list_tokenizers
@@ -40,6 +43,10 @@ def add_orange_parser(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--bootstrap", type=int, default=1000, help="bootstrap samples for the CI")
     parser.add_argument("--seed", type=int, default=1, help="seed of the bootstrap")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--per-pair", action="store_true",
+        help="score every metric pair by pair with its own code (slow; the batch engine's reference)",
+    )
 
 
 def run_orange(arguments: argparse.Namespace) -> dict[str, OrangeResult]:
@@ -71,25 +78,25 @@ def run_orange(arguments: argparse.Namespace) -> dict[str, OrangeResult]:
         n_bootstrap=arguments.bootstrap,
         seed=arguments.seed,
     )
-    results = {}
-    for spec, metric in metrics.items():
-        results[spec] = orange(
-            metric, spec, nbest.candidates, references, options,
-            sentence_ids=nbest.sentence_ids, progress=_progress_printer(spec),
-        )
-    return results
+    from scoring.batch import orange_metrics  # compiled kernels: load on use
+
+    return orange_metrics(
+        metrics, nbest.candidates, references, options,
+        sentence_ids=nbest.sentence_ids, per_pair=arguments.per_pair,
+        progress=_progress_printer(),
+    )
 
 
-def _progress_printer(spec: str):
+def _progress_printer():
     """Progress on stderr, at most every two seconds, only for long runs."""
     started = time.monotonic()
     last = [started]
 
-    def report(fraction: float) -> None:
+    def report(label: str, fraction: float) -> None:
         now = time.monotonic()
         if now - last[0] >= 2 or (fraction >= 1 and now - started >= 2):
             last[0] = now
-            sys.stderr.write(f"{spec}: {100 * fraction:.0f}% of sentences\n")
+            sys.stderr.write(f"{label}: {100 * fraction:.0f}% of sentences\n")
 
     return report
 

@@ -1,0 +1,166 @@
+"""Compiled word edit distance (WER) and bag-of-words matches (PER, ROUGE-1).
+
+- :func:`levenshtein_grid`: insertions + deletions + substitutions of every
+  pair, Myers' (1999) bit-parallel column update (as
+  :func:`scoring.edit_distance.levenshtein_with_masks`) with the reference in
+  one 64-bit word; longer references use the plain dynamic programme.
+- :func:`bag_matches_grid`: sum over words of min(count in hypothesis, count
+  in reference), optionally leaving out each sequence's last token
+  (ROUGE-1.5.5's ROUGE-SU unigrams).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from scoring.batch.kernels_lcs import _max_refs, clear_local_ids, local_ids
+
+_WORD = 64
+
+
+@njit(cache=True, nogil=True)
+def _myers(hyp_local, n, masks, k, m):
+    """Levenshtein distance, reference of m <= 64 tokens as bit masks."""
+    full = (
+        ~np.uint64(0) if m == _WORD else (np.uint64(1) << np.uint64(m)) - np.uint64(1)
+    )
+    last = np.uint64(1) << np.uint64(m - 1)
+    one = np.uint64(1)
+    plus = full
+    minus = np.uint64(0)
+    score = m
+    for t in range(n):
+        v = hyp_local[t]
+        equal = masks[k, v] if v >= 0 else np.uint64(0)
+        vertical = equal | minus
+        horizontal = (((equal & plus) + plus) ^ plus) | equal
+        h_plus = minus | (full & ~(horizontal | plus))
+        h_minus = plus & horizontal
+        if h_plus & last:
+            score += 1
+        elif h_minus & last:
+            score -= 1
+        h_plus = ((h_plus << one) | one) & full
+        h_minus = (h_minus << one) & full
+        plus = h_minus | (full & ~(vertical | h_plus))
+        minus = h_plus & vertical
+    return score
+
+
+@njit(cache=True, nogil=True)
+def _plain_levenshtein(hyp_local, n, reference, m, row):
+    """Row-by-row dynamic programme (references longer than 64 tokens)."""
+    for j in range(m + 1):
+        row[j] = j
+    for i in range(1, n + 1):
+        diagonal = row[0]
+        row[0] = i
+        token = hyp_local[i - 1]
+        for j in range(1, m + 1):
+            above = row[j]
+            cost = 0 if reference[j - 1] == token else 1
+            row[j] = min(above + 1, row[j - 1] + 1, diagonal + cost)
+            diagonal = above
+    return row[m]
+
+
+@njit(cache=True, nogil=True)
+def levenshtein_grid(
+    hyp_tokens,
+    hyp_offsets,
+    ref_tokens,
+    ref_offsets,
+    group_hyps,
+    group_refs,
+    vocabulary_size,
+):
+    """Word edit distance of every (hypothesis, reference) pair: ``(H, K)`` int32."""
+    n_hyps = hyp_offsets.size - 1
+    out = np.zeros((n_hyps, _max_refs(group_refs)), dtype=np.int32)
+    local = np.full(vocabulary_size, -1, dtype=np.int32)
+    longest = 1
+    for h in range(n_hyps):
+        longest = max(longest, hyp_offsets[h + 1] - hyp_offsets[h])
+    longest_ref = 1
+    for r in range(ref_offsets.size - 1):
+        longest_ref = max(longest_ref, ref_offsets[r + 1] - ref_offsets[r])
+    hyp_local = np.empty(longest, dtype=np.int32)
+    ref_local = np.empty(longest_ref, dtype=np.int32)
+    row = np.empty(longest_ref + 1, dtype=np.int64)
+    for g in range(group_hyps.size - 1):
+        r0, r1 = group_refs[g], group_refs[g + 1]
+        start, stop = ref_offsets[r0], ref_offsets[r1]
+        n_local = local_ids(ref_tokens, start, stop, local)
+        masks = np.zeros((r1 - r0, max(n_local, 1)), dtype=np.uint64)
+        for r in range(r0, r1):
+            m = ref_offsets[r + 1] - ref_offsets[r]
+            if m <= _WORD:
+                for i in range(m):
+                    v = local[ref_tokens[ref_offsets[r] + i]]
+                    masks[r - r0, v] |= np.uint64(1) << np.uint64(i)
+        for h in range(group_hyps[g], group_hyps[g + 1]):
+            h0, h1 = hyp_offsets[h], hyp_offsets[h + 1]
+            n = h1 - h0
+            for p in range(n):
+                hyp_local[p] = local[hyp_tokens[h0 + p]]
+            for r in range(r0, r1):
+                m = ref_offsets[r + 1] - ref_offsets[r]
+                if m == 0:
+                    distance = n
+                elif m <= _WORD:
+                    distance = _myers(hyp_local, n, masks, r - r0, m)
+                else:
+                    for i in range(m):
+                        ref_local[i] = local[ref_tokens[ref_offsets[r] + i]]
+                    distance = _plain_levenshtein(hyp_local, n, ref_local, m, row)
+                out[h, r - r0] = distance
+        clear_local_ids(ref_tokens, start, stop, local)
+    return out
+
+
+@njit(cache=True, nogil=True)
+def bag_matches_grid(
+    hyp_tokens,
+    hyp_offsets,
+    ref_tokens,
+    ref_offsets,
+    group_hyps,
+    group_refs,
+    vocabulary_size,
+    drop_last,
+):
+    """Words shared regardless of position, every pair: ``(H, K)`` int32.
+
+    With ``drop_last`` each sequence's last token is left out on both sides
+    (ROUGE-1.5.5's ROUGE-SU unigrams).
+    """
+    n_hyps = hyp_offsets.size - 1
+    out = np.zeros((n_hyps, _max_refs(group_refs)), dtype=np.int32)
+    local = np.full(vocabulary_size, -1, dtype=np.int32)
+    tail = 1 if drop_last else 0
+    for g in range(group_hyps.size - 1):
+        r0, r1 = group_refs[g], group_refs[g + 1]
+        start, stop = ref_offsets[r0], ref_offsets[r1]
+        n_local = local_ids(ref_tokens, start, stop, local)
+        ref_counts = np.zeros((r1 - r0, max(n_local, 1)), dtype=np.int32)
+        for r in range(r0, r1):
+            for position in range(
+                ref_offsets[r], max(ref_offsets[r + 1] - tail, ref_offsets[r])
+            ):
+                ref_counts[r - r0, local[ref_tokens[position]]] += 1
+        hyp_counts = np.zeros(max(n_local, 1), dtype=np.int32)
+        for h in range(group_hyps[g], group_hyps[g + 1]):
+            h0, h1 = hyp_offsets[h], max(hyp_offsets[h + 1] - tail, hyp_offsets[h])
+            for position in range(h0, h1):
+                v = local[hyp_tokens[position]]
+                if v >= 0:
+                    hyp_counts[v] += 1
+            for position in range(h0, h1):
+                v = local[hyp_tokens[position]]
+                if v >= 0 and hyp_counts[v] > 0:
+                    for k in range(r1 - r0):
+                        out[h, k] += min(hyp_counts[v], ref_counts[k, v])
+                    hyp_counts[v] = 0
+        clear_local_ids(ref_tokens, start, stop, local)
+    return out

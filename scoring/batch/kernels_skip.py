@@ -1,0 +1,145 @@
+"""Compiled skip-bigram kernel: ROUGE-S hits for several skip limits at once.
+
+A skip-bigram (t_i, t_j), i < j, has *gap* j - i - 1; ROUGE-Sd counts those
+with gap <= d, ROUGE-S* all of them (:mod:`scoring.rouge_skip`). Per group,
+each distinct reference skip-bigram (a pair of local token ids) gets a slot,
+and each reference a histogram of its slots' gaps; a hypothesis histograms
+its own skip-bigrams the same way. For a limit d the clipped overlap is
+sum over slots of min(hyp count with gap <= d, ref count with gap <= d), so
+one pass over the hypothesis's skip-bigrams serves every limit.
+
+Limits are given as sorted finite gaps plus an optional "no limit" (S*):
+``limits`` int64 with ``-1`` for no limit, placed last.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from scoring.batch.kernels_lcs import _max_refs, clear_local_ids, local_ids
+
+
+@njit(cache=True, nogil=True)
+def _gap_class(gap, largest_finite):
+    """Histogram bin of a gap: the gap itself up to the largest finite limit,
+    one overflow bin beyond (only S* reads it)."""
+    return gap if gap <= largest_finite else largest_finite + 1
+
+
+@njit(cache=True, nogil=True)
+def skip_bigram_hits(
+    hyp_tokens,
+    hyp_offsets,
+    ref_tokens,
+    ref_offsets,
+    group_hyps,
+    group_refs,
+    vocabulary_size,
+    limits,
+):
+    """Clipped skip-bigram overlap of every pair for every limit:
+    ``(H, K, D)`` int32 with D = ``limits.size``."""
+    n_hyps = hyp_offsets.size - 1
+    n_limits = limits.size
+    unlimited = limits[n_limits - 1] < 0
+    largest_finite = -1
+    for q in range(n_limits):
+        largest_finite = max(largest_finite, limits[q])
+    # Pairs further apart than this are never counted.
+    reach = 1 << 30 if unlimited else largest_finite
+    n_bins = largest_finite + 2
+    out = np.zeros((n_hyps, _max_refs(group_refs), n_limits), dtype=np.int32)
+    local = np.full(vocabulary_size, -1, dtype=np.int32)
+    longest = 1
+    for h in range(n_hyps):
+        longest = max(longest, hyp_offsets[h + 1] - hyp_offsets[h])
+    hyp_ids = np.empty(longest, dtype=np.int64)
+    hyp_positions = np.empty(longest, dtype=np.int64)
+    hyp_cumulative = np.zeros(n_limits, dtype=np.int64)
+    for g in range(group_hyps.size - 1):
+        r0, r1 = group_refs[g], group_refs[g + 1]
+        n_refs = r1 - r0
+        start, stop = ref_offsets[r0], ref_offsets[r1]
+        n_local = local_ids(ref_tokens, start, stop, local)
+        slot_of = np.full(max(n_local * n_local, 1), -1, dtype=np.int32)
+        # Upper bound on distinct reference skip-bigrams.
+        capacity = 1
+        for r in range(r0, r1):
+            m = ref_offsets[r + 1] - ref_offsets[r]
+            capacity += m * (m - 1) // 2
+        ref_bins = np.zeros((n_refs, capacity, n_bins), dtype=np.int32)
+        n_slots = 0
+        for r in range(r0, r1):
+            base = ref_offsets[r]
+            m = ref_offsets[r + 1] - base
+            for i in range(m):
+                a = local[ref_tokens[base + i]]
+                for j in range(i + 1, min(m, i + reach + 2)):
+                    key = a * n_local + local[ref_tokens[base + j]]
+                    slot = slot_of[key]
+                    if slot < 0:
+                        slot = n_slots
+                        slot_of[key] = slot
+                        n_slots += 1
+                    ref_bins[r - r0, slot, _gap_class(j - i - 1, largest_finite)] += 1
+        # ref_cumulative[k, slot, q]: count with gap <= limits[q].
+        ref_cumulative = np.zeros((n_refs, max(n_slots, 1), n_limits), dtype=np.int32)
+        for k in range(n_refs):
+            for slot in range(n_slots):
+                running = 0
+                q = 0
+                for gap in range(n_bins):
+                    running += ref_bins[k, slot, gap]
+                    while q < n_limits and limits[q] == gap:
+                        ref_cumulative[k, slot, q] = running
+                        q += 1
+                if unlimited:
+                    ref_cumulative[k, slot, n_limits - 1] = running
+        hyp_bins = np.zeros((max(n_slots, 1), n_bins), dtype=np.int32)
+        touched = np.empty(max(n_slots, 1), dtype=np.int64)
+        for h in range(group_hyps[g], group_hyps[g + 1]):
+            h0, h1 = hyp_offsets[h], hyp_offsets[h + 1]
+            # Only tokens some reference has can form a matching skip-bigram;
+            # their original positions keep the gaps right.
+            n_kept = 0
+            for p in range(h1 - h0):
+                v = local[hyp_tokens[h0 + p]]
+                if v >= 0:
+                    hyp_ids[n_kept] = v
+                    hyp_positions[n_kept] = p
+                    n_kept += 1
+            n_touched = 0
+            for x in range(n_kept):
+                a = hyp_ids[x] * n_local
+                for y in range(x + 1, n_kept):
+                    gap = hyp_positions[y] - hyp_positions[x] - 1
+                    if gap > reach:
+                        break
+                    slot = slot_of[a + hyp_ids[y]]
+                    if slot < 0:
+                        continue
+                    bins = hyp_bins[slot]
+                    if bins.sum() == 0:
+                        touched[n_touched] = slot
+                        n_touched += 1
+                    bins[_gap_class(gap, largest_finite)] += 1
+            for t in range(n_touched):
+                slot = touched[t]
+                running = 0
+                q = 0
+                for gap in range(n_bins):
+                    running += hyp_bins[slot, gap]
+                    hyp_bins[slot, gap] = 0
+                    while q < n_limits and limits[q] == gap:
+                        hyp_cumulative[q] = running
+                        q += 1
+                if unlimited:
+                    hyp_cumulative[n_limits - 1] = running
+                for k in range(n_refs):
+                    for q in range(n_limits):
+                        out[h, k, q] += min(
+                            hyp_cumulative[q], ref_cumulative[k, slot, q]
+                        )
+        clear_local_ids(ref_tokens, start, stop, local)
+    return out

@@ -1,0 +1,162 @@
+"""BLEU/BLEUS and NIST in the batch engine, equal to :mod:`scoring.bleu` and
+:mod:`scoring.nist`.
+
+Both clip a hypothesis's n-grams by their largest count in any *single*
+reference of the subset, so they cannot be derived from pairwise
+statistics: the kernels take the subsets' bit masks and clip against each
+subset directly. The engine builds each metric's statistics rows
+(``[hyp_len, ref_len, matches/info_1..N, totals_1..N]`` per hypothesis and
+subset) and lets the metric's own vectorised
+``sentence_scores_from_statistics`` turn them into scores, so smoothing and
+brevity penalties are the metric's code, not a copy.
+
+NIST's information weights are those the per-pair path gets: its
+``_statistics`` computes them from all references of the scored corpus,
+which for one sentence scored against a subset are that subset's
+references (repeated once per hypothesis, which leaves every count ratio,
+and so every weight, unchanged).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from scoring.batch.grid import PairGrid
+from scoring.batch.kernels_ngram import clipped_subset_matches, nist_subset_information
+from scoring.batch.subsets import membership
+from scoring.bleu import BLEU, BLEUS
+from scoring.nist import NIST
+
+
+def _grid_args(grid: PairGrid) -> tuple:
+    return (
+        grid.hyp_tokens,
+        grid.hyp_offsets,
+        grid.ref_tokens,
+        grid.ref_offsets,
+        grid.group_hyps,
+        grid.group_refs,
+        grid.vocabulary_size,
+    )
+
+
+def ngram_totals(hyp_lengths: np.ndarray, max_order: int) -> np.ndarray:
+    """Hypothesis n-grams per order: ``(H,) -> (H, N)`` int64."""
+    orders = np.arange(1, max_order + 1)
+    return np.maximum(hyp_lengths[:, None] - orders[None, :] + 1, 0).astype(np.int64)
+
+
+def closest_reference_lengths(
+    hyp_lengths: np.ndarray, ref_lengths: np.ndarray, member: np.ndarray
+) -> np.ndarray:
+    """Per subset, the reference length closest to the hypothesis length,
+    the shorter on ties (:func:`scoring.ngrams.closest_reference_length`):
+    ``(H,), (H, K), (H, K, S) -> (H, S)`` int64."""
+    longest = int(ref_lengths.max(initial=0)) + 1
+    key = np.abs(ref_lengths - hyp_lengths[:, None]) * longest + ref_lengths  # (H, K)
+    big = np.iinfo(np.int64).max
+    keys = np.where(member, key[:, :, None], big)
+    best = keys.min(axis=1)
+    return best % longest
+
+
+def subset_mean_lengths(ref_lengths: np.ndarray, member: np.ndarray) -> np.ndarray:
+    """``sum(lengths) / count`` over each subset: ``(H, S)`` float64."""
+    total = (ref_lengths[:, :, None] * member).sum(axis=1)
+    return total / member.sum(axis=1)
+
+
+class BleuFamily:
+    """BLEU and BLEUS metrics of one tokenizer; one kernel pass up to the
+    largest order."""
+
+    def __init__(self, metrics: Sequence[BLEU]) -> None:
+        self.metrics = tuple(metrics)
+
+    @staticmethod
+    def handles(metric: object) -> bool:
+        # Exact classes: a subclass may compute its statistics differently.
+        return type(metric) in (BLEU, BLEUS)
+
+    def scores(self, grid: PairGrid, masks: np.ndarray) -> list[np.ndarray]:
+        """Sentence BLEU (0-100) of every hypothesis against every subset:
+        one ``(H, S)`` array per metric."""
+        largest = max(metric.max_order for metric in self.metrics)
+        matches = clipped_subset_matches(*_grid_args(grid), largest, masks)  # (H, S, N)
+        hyp_lengths = grid.hyp_lengths
+        member = membership(masks, grid.refs_per_group[grid.hyp_groups], grid.max_refs)
+        ref_len = closest_reference_lengths(
+            hyp_lengths, grid.pair_ref_lengths(), member
+        )
+        totals = ngram_totals(hyp_lengths, largest)
+        n_subsets = masks.size
+        lengths = np.broadcast_to(hyp_lengths[:, None], ref_len.shape)
+        results = []
+        for metric in self.metrics:
+            order = metric.max_order
+            rows = np.concatenate(
+                [
+                    lengths[:, :, None],
+                    ref_len[:, :, None],
+                    matches[:, :, :order].astype(np.int64),
+                    np.broadcast_to(
+                        totals[:, None, :order], (len(hyp_lengths), n_subsets, order)
+                    ),
+                ],
+                axis=2,
+            )
+            results.append(
+                np.asarray(
+                    metric.sentence_scores_from_statistics(rows), dtype=np.float64
+                )
+            )
+        return results
+
+
+class NistFamily:
+    """NIST metrics of one tokenizer; one kernel pass per maximum order."""
+
+    def __init__(self, metrics: Sequence[NIST]) -> None:
+        self.metrics = tuple(metrics)
+
+    @staticmethod
+    def handles(metric: object) -> bool:
+        return type(metric) is NIST
+
+    def scores(self, grid: PairGrid, masks: np.ndarray) -> list[np.ndarray]:
+        """Sentence NIST of every hypothesis against every subset: one
+        ``(H, S)`` array per metric."""
+        zero_token = grid.vocabulary.index("0") if "0" in grid.vocabulary else -1
+        hyp_lengths = grid.hyp_lengths
+        member = membership(masks, grid.refs_per_group[grid.hyp_groups], grid.max_refs)
+        mean_ref_len = subset_mean_lengths(grid.pair_ref_lengths(), member)
+        information: dict[int, np.ndarray] = {}
+        results = []
+        for metric in self.metrics:
+            order = metric.max_order
+            if order not in information:
+                information[order] = nist_subset_information(
+                    *_grid_args(grid), order, masks, zero_token, math.log(2)
+                )
+            totals = ngram_totals(hyp_lengths, order).astype(np.float64)
+            rows = np.concatenate(
+                [
+                    np.broadcast_to(
+                        hyp_lengths.astype(np.float64)[:, None, None],
+                        mean_ref_len.shape + (1,),
+                    ),
+                    mean_ref_len[:, :, None],
+                    information[order],
+                    np.broadcast_to(totals[:, None, :], mean_ref_len.shape + (order,)),
+                ],
+                axis=2,
+            )
+            results.append(
+                np.asarray(
+                    metric.sentence_scores_from_statistics(rows), dtype=np.float64
+                )
+            )
+        return results

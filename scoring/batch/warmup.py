@@ -1,0 +1,68 @@
+"""Compile (or load from Numba's on-disk cache) every batch kernel up front.
+
+The first call of a compiled kernel in a process costs seconds (compiling,
+or loading the cached machine code); :func:`warm_up` pays it once on a tiny
+grid so that timings of real work do not include it, and reports it.
+"""
+
+from __future__ import annotations
+
+import time
+
+from scoring.batch import kernels_edit, kernels_lcs, kernels_ngram, kernels_skip
+from scoring.batch.engine import subset_scores
+from scoring.batch.exact_math import _power
+from scoring.batch.grid import grid_from_texts
+from scoring.batch.subsets import jackknife_masks
+from scoring.registry import get_metric
+
+# One metric per kernel (and per counting mode of ROUGE-W).
+_WARM_UP_SPECS = (
+    "rouge-l",
+    "rouge-w",
+    "rouge-w:preprocess=rouge155",
+    "rouge-s:d=4",
+    "rouge-su:d=4",
+    "rouge-n:n=2",
+    "bleus",
+    "nist",
+    "wer",
+    "per",
+)
+KERNELS = (
+    kernels_lcs.lcs_grid,
+    kernels_lcs.wlcs_grid,
+    kernels_skip.skip_bigram_hits,
+    kernels_ngram.clipped_subset_matches,
+    kernels_ngram.clipped_pair_matches,
+    kernels_ngram.nist_subset_information,
+    kernels_edit.levenshtein_grid,
+    kernels_edit.bag_matches_grid,
+    _power,
+)
+
+
+def warm_up() -> float:
+    """Seconds spent making every kernel ready in this process."""
+    started = time.perf_counter()
+    grid = grid_from_texts(
+        [["the cat sat on the mat", "a cat sat"]],
+        [["the cat sat on a mat", "there is a cat on the mat"]],
+        str.split,
+    )
+    masks = jackknife_masks(2, all_references=True)
+    subset_scores([get_metric(spec) for spec in _WARM_UP_SPECS], grid, masks)
+    return time.perf_counter() - started
+
+
+def warm_up_from_cache() -> bool:
+    """True when every kernel came from Numba's cache rather than the compiler."""
+    hits = misses = 0
+    for kernel in KERNELS:
+        stats = kernel.stats
+        hits += sum(stats.cache_hits.values())
+        misses += sum(stats.cache_misses.values())
+    return hits > 0 and misses == 0
+
+
+__all__ = ["KERNELS", "warm_up", "warm_up_from_cache"]

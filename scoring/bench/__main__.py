@@ -1,0 +1,146 @@
+"""``python -m scoring.bench``: the project's benchmark, everything in one run.
+
+1. Kernel compilation: the compiled kernels' first call (Numba compiles
+   them, or loads them from its on-disk cache after the first run).
+2. ``throughput``: pairs per second of the engine next to sacreBLEU's
+   ``sentence_bleu`` and rouge-score's ROUGE-L on the same pairs, with the
+   ratio, after checking the values agree.
+3. ``suite1024``: wall time and peak memory of the 34-variant ORANGE suite
+   on 872 x 1024-best x 4 references (target: under 120 s, 6 GB).
+4. ``suite16384``: the same for the six Table 7 metrics on 474 x 16384-best
+   (target: under 10 minutes).
+
+Options: ``--only PART`` (repeatable) runs some parts; ``--sentences N``
+scales the corpora down (tests run a tiny version); ``--workers N``;
+``--cold-compile`` also measures compiling from scratch, in a subprocess with
+an empty Numba cache.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+from scoring.batch.orange_batch import available_cpus
+from scoring.bench.synthetic import PAPER_1024_BEST, make_corpus
+
+PARTS = ("throughput", "suite1024", "suite16384")
+THROUGHPUT_SENTENCES = 32
+THROUGHPUT_SAMPLE = 2000
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m scoring.bench", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument(
+        "--only", action="append", choices=PARTS, help="run only this part (repeatable)"
+    )
+    parser.add_argument(
+        "--sentences", type=int, help="sentences per corpus (default: the paper's)"
+    )
+    parser.add_argument(
+        "--sample",
+        type=int,
+        default=THROUGHPUT_SAMPLE,
+        help="pairs given to the slow tools",
+    )
+    parser.add_argument("--workers", type=int, help="threads (default: CPUs available)")
+    parser.add_argument(
+        "--bootstrap", type=int, default=1000, help="bootstrap samples of the suites"
+    )
+    parser.add_argument(
+        "--cold-compile",
+        action="store_true",
+        help="also time compiling with an empty cache",
+    )
+    return parser
+
+
+def _cold_compile_seconds() -> float:
+    """Compile every kernel from scratch in a child with an empty cache."""
+    with tempfile.TemporaryDirectory() as cache:
+        environment = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        code = "from scoring.batch.warmup import warm_up; print(warm_up())"
+        completed = subprocess.run(
+            [sys.executable, "-c", code],
+            env=environment,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    return float(completed.stdout.strip().splitlines()[-1])
+
+
+def _progress(label: str):
+    started = time.monotonic()
+    last = [started]
+
+    def report(fraction: float) -> None:
+        now = time.monotonic()
+        if now - last[0] >= 10 or fraction >= 1:
+            last[0] = now
+            sys.stderr.write(
+                f"{label}: {100 * fraction:.0f}% ({now - started:.0f} s)\n"
+            )
+
+    return report
+
+
+def main(argv: list[str] | None = None) -> int:
+    arguments = _parser().parse_args(argv)
+    parts = arguments.only or list(PARTS)
+    # Imported here so that importing this module stays cheap.
+    from scoring.batch.warmup import warm_up, warm_up_from_cache
+    from scoring.bench.suites import format_suite, run_suite
+    from scoring.bench.throughput import compare_tools, format_comparisons
+
+    out = sys.stdout
+    out.write(
+        f"mtdash batch-engine benchmark; {available_cpus()} CPUs, "
+        f"load average {', '.join(f'{x:.1f}' for x in os.getloadavg())}\n\n"
+    )
+    seconds = warm_up()
+    source = "loaded from Numba's cache" if warm_up_from_cache() else "compiled"
+    out.write(f"kernels: first call {seconds:.1f} s ({source})\n")
+    if arguments.cold_compile:
+        out.write(f"kernels: compiling from scratch {_cold_compile_seconds():.1f} s\n")
+    out.flush()
+
+    if "throughput" in parts:
+        sentences = min(
+            arguments.sentences or THROUGHPUT_SENTENCES, THROUGHPUT_SENTENCES
+        )
+        corpus = make_corpus(
+            dataclasses.replace(PAPER_1024_BEST, n_sentences=sentences)
+        )
+        out.write(
+            f"\nthroughput ({sentences} sentences x 1024-best x 4 references; "
+            f"{arguments.sample} sampled pairs for the tools)\n"
+        )
+        out.write(
+            format_comparisons(compare_tools(corpus, sentences, arguments.sample))
+            + "\n"
+        )
+        out.flush()
+    for name in ("suite1024", "suite16384"):
+        if name in parts:
+            run = run_suite(
+                name,
+                arguments.sentences,
+                workers=arguments.workers,
+                n_bootstrap=arguments.bootstrap,
+                progress=_progress(name),
+            )
+            out.write("\n" + format_suite(run) + "\n")
+            out.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,90 @@
+"""``python -m scoring.bench`` in miniature: every part runs and prints its
+figures; the suites are the paper's; peak memory is measured."""
+
+from __future__ import annotations
+
+import io
+import re
+from contextlib import redirect_stdout
+
+import numpy as np
+import pytest
+
+from scoring.bench.__main__ import main
+from scoring.bench.memory import PeakMemory
+from scoring.bench.suites import PAPER_34, TABLE_7
+
+
+def test_the_suites_are_the_papers():
+    assert len(PAPER_34) == 34
+    assert list(PAPER_34)[:3] == ["BLEUS1", "BLEUS2", "BLEUS3"]
+    assert (
+        PAPER_34["ROUGE-W-1.1"] == "rouge-w:w=1.1"
+        and PAPER_34["ROUGE-S*"] == "rouge-s:d=*"
+    )
+    assert list(TABLE_7) == [
+        "BLEUS4",
+        "PER",
+        "WER",
+        "ROUGE-L",
+        "ROUGE-W-1.2",
+        "ROUGE-S4",
+    ]
+
+
+def test_peak_memory_sees_a_large_allocation():
+    with PeakMemory() as before:
+        pass
+    with PeakMemory() as peak:
+        block = np.ones(40 * 2**20 // 8)  # 40 MiB, touched
+        del block
+    assert peak.mib >= before.mib + 30
+
+
+def test_a_tiny_run_prints_throughput_and_both_suites():
+    pytest.importorskip("sacrebleu", reason="sacreBLEU (benchmark/test-only) missing")
+    pytest.importorskip(
+        "rouge_score", reason="rouge-score (benchmark/test-only) missing"
+    )
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert (
+            main(
+                [
+                    "--sentences",
+                    "2",
+                    "--sample",
+                    "60",
+                    "--bootstrap",
+                    "20",
+                    "--workers",
+                    "2",
+                ]
+            )
+            == 0
+        )
+    text = out.getvalue()
+    assert re.search(r"kernels: first call [\d.]+ s", text)
+    rows = {
+        line.split()[0]: line
+        for line in text.splitlines()
+        if line.startswith(("bleus:n=4 ", "rouge-l "))
+    }
+    assert set(rows) == {"bleus:n=4", "rouge-l"}
+    assert (
+        "sacreBLEU sentence_bleu" in rows["bleus:n=4"]
+        and "rouge-score rougeL" in rows["rouge-l"]
+    )
+    assert "suite1024: 2 sentences x 1024-best x 4 references, 34 metrics" in text
+    assert "suite16384: 2 sentences x 16384-best x 4 references, 6 metrics" in text
+    assert "ROUGE-S*" in text and "ROUGE-W-1.2" in text
+    assert len(re.findall(r"ORANGE of all metrics: wall [\d.]+ s", text)) == 2
+    assert len(re.findall(r"peak memory [\d,]+ MiB", text)) == 2
+
+
+def test_parts_can_be_run_alone():
+    out = io.StringIO()
+    with redirect_stdout(out):
+        main(["--only", "suite1024", "--sentences", "1", "--bootstrap", "10"])
+    assert "suite1024" in out.getvalue() and "throughput" not in out.getvalue()
+    assert "suite16384" not in out.getvalue()
