@@ -6,7 +6,7 @@ A job over an n-best list is planned as chunks of consecutive sentences
 1. claims its chunk with a conditional UPDATE (``QUEUED → RUNNING`` while the
    job is still alive); 0 rows means another worker has it, it is done, or
    the job failed, and the task does nothing more than step 4;
-2. ranks its sentences for every metric with ``scoring.orange_run.rank_chunk``
+2. ranks its sentences for every metric with ``scoring.batch.rank_chunk_metrics``
    and stores the ``SentenceRankings`` as one ``.npz`` (written to a temporary
    file and renamed, so running a chunk again *replaces* its partial result);
 3. marks the chunk ``DONE`` and sets the job's progress from the share of
@@ -52,7 +52,8 @@ from mtdash.orange.services.artifacts import (
 from mtdash.orange.services.nbest_uploads import references_problem
 from scoring import MetricError, get_metric
 from scoring.orange import OrangeResult, curve_points, merge_rankings, summarise
-from scoring.orange_run import OrangeOptions, rank_chunk
+from scoring.batch import rank_chunk_metrics
+from scoring.orange_run import OrangeOptions
 
 logger = logging.getLogger(__name__)
 
@@ -264,17 +265,15 @@ def _rank(chunk: OrangeChunk) -> None:
     references = chunk_references(nbest.test_set, job.reference_labels, ids)
     curve_n = curve_points(nbest.max_candidates, job.curve_step)
     options = job_options(job)
-    rankings = [
-        rank_chunk(
-            get_metric(spec),
-            candidates,
-            references,
-            sentence_ids=ids,
-            curve_n=curve_n,
-            options=options,
-        )
-        for spec in job.metrics
-    ]
+    # All metrics at once: the batch engine tokenises the chunk once for them.
+    rankings = rank_chunk_metrics(
+        [get_metric(spec) for spec in job.metrics],
+        candidates,
+        references,
+        sentence_ids=ids,
+        curve_n=curve_n,
+        options=options,
+    )
     save_partial(job.artifact, chunk.partial_name, rankings, job.metrics)
 
 
