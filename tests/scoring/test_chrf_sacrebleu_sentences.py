@@ -10,33 +10,10 @@ measured differences are 0.0 (the same operations in the same order).
 
 from __future__ import annotations
 
-from functools import cache
-
 import numpy as np
-import pytest
 
-from scoring import MetricResult
 from scoring.chrf import CHRF
-from tests.scoring.realdata import WMT21_DIR, WmtTestSet, load_test_set
-
-TOLERANCE = 1e-4
-SYSTEMS = {"en-de": "Facebook-AI", "zh-en": "ZengHuiMT", "de-en": "Online-W"}
-REFERENCES = {"en-de": "ACD", "zh-en": "A", "de-en": "AB"}
-WORD_ORDERS = pytest.mark.parametrize("word_order", [0, 2], ids=["chrF", "chrF++"])
-PAIRS = pytest.mark.parametrize("pair", list(SYSTEMS))
-
-
-def wmt21_pair(pair: str) -> WmtTestSet:
-    if not WMT21_DIR.is_dir():
-        pytest.skip(f"real WMT21 data not found at {WMT21_DIR} (../shared/data)")
-    return load_test_set(pair, REFERENCES[pair])
-
-
-@cache
-def ours(pair: str, word_order: int) -> MetricResult:
-    data = wmt21_pair(pair)
-    metric = CHRF(word_order=word_order)
-    return metric.score(data.system(SYSTEMS[pair]), data.references, sentence=True)
+from tests.scoring.chrf_realdata import PAIRS, SYSTEMS, TOLERANCE, WORD_ORDERS, ours, wmt21_pair
 
 
 @PAIRS
