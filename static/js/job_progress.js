@@ -1,0 +1,32 @@
+// Follows every unfinished job on the page (an element with data-status-url):
+// updates its .job-progress bar, .job-progress-text and .job-status while it
+// runs, then reloads once it finishes so the server renders the results.
+(function () {
+  document.querySelectorAll("[data-status-url]").forEach(function (job) {
+    if (job.dataset.finished === "true") return;
+    const bar = job.querySelector(".job-progress");
+    const text = job.querySelector(".job-progress-text");
+    const status = job.querySelector(".job-status");
+
+    async function poll() {
+      try {
+        const response = await fetch(job.dataset.statusUrl, { headers: { Accept: "application/json" } });
+        if (response.ok) {
+          const data = await response.json();
+          bar.value = data.progress;
+          text.textContent = data.progress + "%";
+          status.textContent = data.status;
+          status.className = "job-status status status-" + data.status;
+          if (data.finished) {
+            window.location.reload();
+            return;
+          }
+        }
+      } catch (error) {
+        // A dropped request is retried on the next tick.
+      }
+      window.setTimeout(poll, 1000);
+    }
+    window.setTimeout(poll, 500);
+  });
+})();
