@@ -71,8 +71,11 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The Celery worker is another process: the test database must be a file it
     # can open, not SQLite's private in-memory default. A generous timeout lets
-    # the web server and the worker take turns writing.
-    DATABASES["default"]["OPTIONS"] = {"timeout": 30}
+    # the web server and the workers take turns writing; IMMEDIATE transactions
+    # take the write lock up front, so a writer waits for that timeout instead
+    # of failing at once with "database is locked" when it would have to
+    # upgrade a read lock while another process writes.
+    DATABASES["default"]["OPTIONS"] = {"timeout": 30, "transaction_mode": "IMMEDIATE"}
     DATABASES["default"]["TEST"] = {"NAME": str(DATA_DIR / "test-mtdash.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
