@@ -1,7 +1,11 @@
-"""mtdash scoring: pure Python + NumPy machine-translation metrics.
+"""mtdash scoring: machine-translation metrics, ORANGE and meta-evaluation.
 
+Python with NumPy and SciPy; the batch engine compiles its kernels with Numba.
 No Django (or any web or queue library) is imported anywhere in this package;
-``tests/scoring/test_scoring_purity.py`` enforces it.
+``tests/scoring/test_scoring_purity.py`` and the import-linter contracts in
+``pyproject.toml`` enforce it. Where things live: ``tokenizers/``,
+``lexicon/`` (WordNet, stemmers), ``metrics/<family>/``, ``orange/``,
+``batch/`` (the compiled engine), ``readability/``, ``stats/``, ``cli/``.
 
 High-level use::
 
@@ -12,26 +16,38 @@ High-level use::
     result.score, result.signature
 """
 
-__version__ = "0.1.0"
-
-from scoring.base import Metric, Parameter  # noqa: E402  (needs __version__ first)
-from scoring.errors import MetricError, ScoringError, TokenizerError  # noqa: E402
-from scoring.registry import MetricInfo, get_metric, list_metrics  # noqa: E402
-from scoring.results import MetricResult  # noqa: E402
-from scoring.tokenizers import Tokenizer, get_tokenizer, list_tokenizers  # noqa: E402
+from scoring.base import Metric, Parameter
+from scoring.errors import InputFileError, MetricError, ScoringError, TokenizerError
+from scoring.registry import (
+    MetricInfo,
+    ParameterInfo,
+    canonical_spec,
+    get_metric,
+    list_metrics,
+    server_only_parameters,
+)
+from scoring.results import MetricResult
+from scoring.textfiles import decode_segments
+from scoring.tokenizers import Tokenizer, get_tokenizer, list_tokenizers
+from scoring.version import __version__
 
 __all__ = [
+    "InputFileError",
     "Metric",
     "MetricError",
     "MetricInfo",
     "MetricResult",
     "Parameter",
+    "ParameterInfo",
     "ScoringError",
     "Tokenizer",
     "TokenizerError",
     "__version__",
+    "canonical_spec",
+    "decode_segments",
     "get_metric",
     "get_tokenizer",
     "list_metrics",
     "list_tokenizers",
+    "server_only_parameters",
 ]

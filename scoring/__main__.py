@@ -1,8 +1,8 @@
-"""``python -m scoring``: see :mod:`scoring.cli`."""
+"""``python -m scoring``: see :mod:`scoring.cli.main`."""
 
 import sys
 
-from scoring.cli import main
+from scoring.cli.main import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -48,6 +48,12 @@ class Parameter:
     a spec-string value (or an already-typed value) into that type; range and
     choice checks are done by the metric itself, so a metric constructed
     directly is checked too.
+
+    ``server_only`` marks a parameter whose value names a file or folder on
+    the machine that computes the metric (a model, a WordNet folder, a
+    paraphrase table). Such a value is for the command line and the server's
+    own configuration; a service that takes specs from other people (a web
+    form, an API) refuses it, see :func:`scoring.server_only_parameters`.
     """
 
     name: str
@@ -55,6 +61,7 @@ class Parameter:
     kind: type
     description: str
     choices: tuple[str, ...] = ()
+    server_only: bool = False
 
     def convert(self, raw: object) -> object:
         """Return ``raw`` as ``self.kind``; raise ``ValueError`` if impossible."""
@@ -93,7 +100,9 @@ def format_signature(
     ``nrefs`` is left out when ``None`` (a signature of the configuration
     alone, before any data has been seen).
     """
-    from scoring import __version__  # here, not at the top: scoring imports base
+    from scoring.version import (
+        __version__,  # here, not at the top: scoring imports base
+    )
 
     parts = [name]
     if nrefs is not None:

@@ -117,9 +117,13 @@ def _aligned(what: str, values: Sequence[str] | None, n: int) -> tuple[str, ...]
         return None
     if not _is_sequence_not_text(values) or len(values) != n:
         count = len(values) if _is_sequence_not_text(values) else "no sequence of"
-        raise MetricError(f"{count} {what} given for {n} hypotheses; one each is needed")
+        raise MetricError(
+            f"{count} {what} given for {n} hypotheses; one each is needed"
+        )
     values = tuple(values)
     for number, value in enumerate(values, start=1):
         if not isinstance(value, str):
-            raise MetricError(f"{what} {number} is a {type(value).__name__}, not a string")
+            raise MetricError(
+                f"{what} {number} is a {type(value).__name__}, not a string"
+            )
     return values

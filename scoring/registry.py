@@ -5,6 +5,10 @@ A metric spec is ``name`` or ``name:key=value[,key=value...]``, for example
 Keyword options given to :func:`get_metric` (``tokenize="none"``) apply too;
 a value written in the spec wins over a keyword option, because the spec is
 the more specific request (``--metric bleu:tokenize=none --tokenize 13a``).
+
+Many specs describe one configuration (``BLEU``, ``bleu:n=4``, ``bleu: n=4``);
+:func:`canonical_spec` writes each configuration one way, so that results can
+be stored and grouped under it.
 """
 
 from __future__ import annotations
@@ -14,20 +18,20 @@ from dataclasses import MISSING, dataclass, fields
 from typing import Any
 
 from scoring.base import Metric, Parameter
-from scoring.bleu import BLEU, BLEUS
-from scoring.chrf import CHRF, CHRFPlusPlus
 from scoring.errors import MetricError
-from scoring.gtm import GTM
-from scoring.meteor import Meteor
-from scoring.nist import NIST
-from scoring.per import PER
-from scoring.red import RED
+from scoring.metrics.chrf.metric import CHRF, CHRFPlusPlus
+from scoring.metrics.edit.per import PER
+from scoring.metrics.edit.ser import SER
+from scoring.metrics.edit.wer import WER
+from scoring.metrics.gtm.metric import GTM
+from scoring.metrics.meteor.metric import Meteor
+from scoring.metrics.ngram.bleu import BLEU, BLEUS
+from scoring.metrics.ngram.nist import NIST
+from scoring.metrics.red.metric import RED
+from scoring.metrics.rouge.metrics import RougeL, RougeN, RougeS, RougeSU, RougeW
+from scoring.metrics.ter.metric import TER
+from scoring.metrics.wnm.metric import WNM
 from scoring.results import json_safe
-from scoring.rouge import RougeL, RougeN, RougeS, RougeSU, RougeW
-from scoring.ser import SER
-from scoring.ter import TER
-from scoring.wer import WER
-from scoring.wnm import WNM
 
 # One line per metric, in the order of the SPEC's table.
 _METRICS: dict[str, type[Metric]] = {
@@ -61,6 +65,7 @@ class ParameterInfo:
     default: Any
     description: str
     choices: tuple[str, ...] = ()
+    server_only: bool = False  # names a server file: see Parameter
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe form."""
@@ -70,6 +75,7 @@ class ParameterInfo:
             "default": self.default,
             "description": self.description,
             "choices": list(self.choices),
+            "server_only": self.server_only,
         }
 
 
@@ -116,6 +122,7 @@ def _describe(metric_class: type[Metric]) -> MetricInfo:
                 default=defaults.get(parameter.attribute),
                 description=parameter.description,
                 choices=parameter.choices,
+                server_only=parameter.server_only,
             )
             for parameter in metric_class.parameters
         ),
@@ -178,12 +185,7 @@ def get_metric(
     'bleu|nrefs:1|case:mixed|tok:none|smooth:exp|n:2|version:0.1.0'
     """
     name, spec_options = _parse_spec(spec)
-    try:
-        metric_class = _METRICS[name]
-    except KeyError:
-        raise MetricError(
-            f"unknown metric {name!r}; valid metrics: {', '.join(_METRICS)}"
-        ) from None
+    metric_class = _metric_class(name)
 
     by_name = {parameter.name: parameter for parameter in metric_class.parameters}
     applicable = {k: v for k, v in (defaults or {}).items() if k in by_name}
@@ -208,7 +210,82 @@ def get_metric(
         raise MetricError(f"{error}\n{_valid_parameters_text(metric_class)}") from None
 
 
+def server_only_parameters(spec: str) -> tuple[str, ...]:
+    """The parameters that ``spec`` sets which name files on the server.
+
+    Only the spec is read: the metric is not built, so no file is opened.
+    A service that takes specs from other people refuses a spec for which
+    this is not empty; the command line and the server's own configuration
+    may set them. Raises :class:`MetricError` for an unknown metric or a
+    malformed spec, like :func:`get_metric`.
+
+    >>> server_only_parameters("meteor:paraphrase=/data/paraphrase-en.gz,norm=true")
+    ('paraphrase',)
+    >>> server_only_parameters("bleu:n=2")
+    ()
+    """
+    name, spec_options = _parse_spec(spec)
+    metric_class = _metric_class(name)
+    marked = {p.name for p in metric_class.parameters if p.server_only}
+    return tuple(key for key in spec_options if key in marked)
+
+
+def _metric_class(name: str) -> type[Metric]:
+    try:
+        return _METRICS[name]
+    except KeyError:
+        raise MetricError(
+            f"unknown metric {name!r}; valid metrics: {', '.join(_METRICS)}"
+        ) from None
+
+
 def _convert(parameter: Parameter, raw: Any) -> Any:
     if parameter.choices and parameter.kind is str and raw not in parameter.choices:
         raise ValueError(f"expected one of: {', '.join(parameter.choices)}")
     return parameter.convert(raw)
+
+
+def canonical_spec(spec: str | Metric) -> str:
+    """The one way of writing the configuration that ``spec`` describes.
+
+    The registry name, then only the parameters that differ from their
+    defaults, in the metric's parameter order, with values written plainly
+    (``true``/``false``, ``1.5``, ``2`` for 2.0). ``get_metric`` of the
+    canonical spec equals ``get_metric(spec)``, and specs of equal metrics
+    give the same text. Raises :class:`MetricError` for a bad spec, like
+    :func:`get_metric`, or for a value that does not read back from a spec.
+
+    >>> canonical_spec(" BLEU : n=4, lowercase=yes ")
+    'bleu:lowercase=true'
+    >>> canonical_spec("rouge-w:w=1.2")
+    'rouge-w'
+    """
+    metric = spec if isinstance(spec, Metric) else get_metric(spec)
+    metric_class = type(metric)
+    if _METRICS.get(metric_class.name) is not metric_class:
+        raise MetricError(f"{metric_class.__name__} is not a registered metric")
+    defaults = _defaults(metric_class)
+    items = []
+    for parameter in metric_class.parameters:
+        value = getattr(metric, parameter.attribute)
+        if parameter.attribute in defaults and value == defaults[parameter.attribute]:
+            continue
+        items.append(f"{parameter.name}={_spec_value(value)}")
+    canonical = f"{metric_class.name}:{','.join(items)}" if items else metric_class.name
+    try:
+        written_back = get_metric(canonical) == metric
+    except MetricError:
+        written_back = False
+    if not written_back:
+        # A value holding "," or "=" (a file path, say) does not read back.
+        raise MetricError(f"{metric!r} cannot be written as a metric spec")
+    return canonical
+
+
+def _spec_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        text = repr(value)  # shortest text that reads back as the same float
+        return text.removesuffix(".0")
+    return str(value)

@@ -39,7 +39,17 @@ def decode_segments(
     Same rules as :func:`read_segments`. A leading byte-order mark is kept as
     text unless ``strip_byte_order_mark`` (sacreBLEU keeps it too; the web
     upload strips it, since editors add it without asking).
+
+    A file that is not UTF-8 text is refused by what it is when that can be
+    told for sure: UTF-16 or UTF-32 (by the byte-order mark, or by every
+    second byte being NUL), or a compressed file, document, image or program
+    (by its first bytes). Otherwise invalid UTF-8 is refused naming the line
+    and the byte, with the character it would be in Windows-1252 when the
+    file looks like Latin-1 text.
     """
+    what = non_utf8_file(data)
+    if what is not None:
+        raise InputFileError(f"{name}: {what}", name)
     try:
         text = data.decode("utf-8-sig" if strip_byte_order_mark else "utf-8")
     except UnicodeDecodeError as error:
@@ -47,7 +57,7 @@ def decode_segments(
         column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
         raise InputFileError(
             f"{name}: line {line}: invalid UTF-8 (byte 0x{data[error.start]:02x} "
-            f"at byte {column} of the line)",
+            f"at byte {column} of the line){_utf8_error_hint(data, error)}",
             name,
             line,
         ) from None
@@ -57,6 +67,103 @@ def decode_segments(
     if lines[-1] == "":
         lines.pop()  # the final newline ends the last line; it adds no segment
     return tuple(line[:-1] if line.endswith("\r") else line for line in lines)
+
+
+_SAVE_AS_UTF8 = "save it as UTF-8"
+_NOT_TEXT = "not plain text; upload the text itself, UTF-8, one segment per line"
+
+# Byte-order marks, longest first (the UTF-32 LE mark starts with UTF-16 LE's).
+_BYTE_ORDER_MARKS = (
+    (b"\xff\xfe\x00\x00", "UTF-32 little-endian"),
+    (b"\x00\x00\xfe\xff", "UTF-32 big-endian"),
+    (b"\xff\xfe", "UTF-16 little-endian"),
+    (b"\xfe\xff", "UTF-16 big-endian"),
+)
+
+# First bytes of formats people upload by mistake; none can start UTF-8 text
+# (each contains a byte that is invalid there, or a NUL).
+_MAGIC_NUMBERS = (
+    (b"\x1f\x8b", "a gzip-compressed file"),
+    (b"\xfd7zXZ\x00", "an xz-compressed file"),
+    (b"\x28\xb5\x2f\xfd", "a zstd-compressed file"),
+    (b"PK\x03\x04", "a ZIP archive (or a .docx, .xlsx or .odt document)"),
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "a Microsoft Office document (.doc or .xls)"),
+    (b"%PDF-", "a PDF document"),
+    (b"\x89PNG\r\n\x1a\n", "a PNG image"),
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"\x7fELF", "a program (ELF executable)"),
+)
+
+
+def non_utf8_file(data: bytes) -> str | None:
+    """What ``data`` is when it is plainly not UTF-8 text, else None.
+
+    For example ``"the file is UTF-16 little-endian (it starts with the
+    byte-order mark FF FE), not UTF-8; save it as UTF-8"``. Only certain
+    cases are named: a byte-order mark of UTF-16 or UTF-32, NUL in every
+    second (or fourth) byte of the start, or the first bytes of a compressed
+    file, an Office or PDF document, an image or a program.
+    """
+    for mark, encoding in _BYTE_ORDER_MARKS:
+        if data.startswith(mark):
+            return (
+                f"the file is {encoding} (it starts with the byte-order mark "
+                f"{mark.hex(' ').upper()}), not UTF-8; {_SAVE_AS_UTF8}"
+            )
+    for magic, kind in _MAGIC_NUMBERS:
+        if data.startswith(magic):
+            return f"this is {kind}, {_NOT_TEXT}"
+    if b"\x00" in data[:4096]:
+        encoding = _utf16_or_32_without_mark(data[:4096])
+        if encoding is not None:
+            return (
+                f"the file looks like {encoding} without a byte-order mark "
+                f"(NUL bytes between the letters), not UTF-8; {_SAVE_AS_UTF8}"
+            )
+    return None
+
+
+def _utf16_or_32_without_mark(head: bytes) -> str | None:
+    """UTF-16/32 of mostly ASCII text: NUL at fixed positions of each unit."""
+    head = head[: len(head) - len(head) % 4]
+    if len(head) < 4:
+        return None
+    for width, encoding in ((4, "UTF-32"), (2, "UTF-16")):
+        units = len(head) // width
+        nul_share = [head[offset::width].count(0) / units for offset in range(width)]
+        if width == 4:
+            if min(nul_share[1:3]) > 0.9 and nul_share[3] > 0.9:
+                return f"{encoding} little-endian"
+            if min(nul_share[:3]) > 0.9:
+                return f"{encoding} big-endian"
+        else:
+            if nul_share[1] > 0.9 and nul_share[0] < 0.5:
+                return f"{encoding} little-endian"
+            if nul_share[0] > 0.9 and nul_share[1] < 0.5:
+                return f"{encoding} big-endian"
+    return None
+
+
+def _utf8_error_hint(data: bytes, error: UnicodeDecodeError) -> str:
+    """A hint after an invalid UTF-8 byte: the end of the file cuts a
+    character, or the byte reads as a letter or typographic sign in
+    Windows-1252 (Latin-1) and is followed by plain ASCII, as in Latin-1 text."""
+    if error.reason == "unexpected end of data":
+        return "; the file ends in the middle of a character"
+    following = data[error.start + 1 : error.start + 2]
+    if following and following[0] >= 0x80:
+        return ""
+    try:
+        character = data[error.start : error.start + 1].decode("cp1252")
+    except UnicodeDecodeError:
+        return ""
+    if (
+        character.isalpha()
+        or character
+        in "\u2018\u2019\u201c\u201d\u2013\u2014\u2026\u20ac\xab\xbb\xb0\xa3"
+    ):
+        return f", perhaps Latin-1 or Windows-1252 ({character!r})"
+    return ""
 
 
 def check_same_length(

@@ -19,7 +19,7 @@ from scoring.batch.error_family import ErrorRateFamily
 from scoring.batch.grid import PairGrid
 from scoring.batch.ngram_family import BleuFamily, NistFamily
 from scoring.batch.rouge_family import RougeFamily
-from scoring.rouge_base import RougeBase
+from scoring.metrics.rouge.base import RougeBase
 
 _FAMILIES = (RougeFamily, BleuFamily, NistFamily, ErrorRateFamily)
 

@@ -1,5 +1,5 @@
-"""WER, PER and SER in the batch engine, equal to :mod:`scoring.wer`,
-:mod:`scoring.per` and :mod:`scoring.ser`.
+"""WER, PER and SER in the batch engine, equal to :mod:`scoring.metrics.edit.wer`,
+:mod:`scoring.metrics.edit.per` and :mod:`scoring.metrics.edit.ser`.
 
 WER and PER use the closest reference of a subset (fewest edits or errors,
 the first on ties) and the subset's *average* reference length, so they
@@ -20,9 +20,9 @@ from scoring.batch.grid import PairGrid
 from scoring.batch.kernels_edit import bag_matches_grid, levenshtein_grid
 from scoring.batch.ngram_family import subset_mean_lengths
 from scoring.batch.subsets import membership, subset_min_first, take_columns
-from scoring.per import PER
-from scoring.ser import SER
-from scoring.wer import WER
+from scoring.metrics.edit.per import PER
+from scoring.metrics.edit.ser import SER
+from scoring.metrics.edit.wer import WER
 
 
 def _grid_args(grid: PairGrid) -> tuple:

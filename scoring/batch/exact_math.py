@@ -39,7 +39,7 @@ def round5(values: np.ndarray) -> np.ndarray:
 
     ``rint(x * 1e5) / 1e5`` is the correctly rounded result except where
     x * 1e5 lies within rounding error of a half-way point; those few values
-    are formatted by Python, exactly as :func:`scoring.rouge_stats.round5`.
+    are formatted by Python, exactly as :func:`scoring.metrics.rouge.stats.round5`.
     """
     values = np.asarray(values, dtype=np.float64)
     scaled = values * 1e5

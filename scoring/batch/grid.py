@@ -22,9 +22,24 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from scoring.nbest import TokenInterner
-
 Tokenize = Callable[[str], Sequence[str]]
+
+
+class TokenInterner:
+    """Maps tokens to consecutive integer ids (0, 1, 2, ...) as they appear."""
+
+    def __init__(self, vocabulary: Sequence[str] = ()) -> None:
+        self._ids: dict[str, int] = {}
+        for token in vocabulary:
+            self.intern([token])
+
+    def intern(self, tokens: Iterable[str]) -> list[int]:
+        ids = self._ids
+        return [ids.setdefault(token, len(ids)) for token in tokens]
+
+    @property
+    def vocabulary(self) -> tuple[str, ...]:
+        return tuple(self._ids)
 
 
 def offsets_of(lengths: Iterable[int]) -> np.ndarray:

@@ -2,7 +2,7 @@
 
 - :func:`levenshtein_grid`: insertions + deletions + substitutions of every
   pair, Myers' (1999) bit-parallel column update (as
-  :func:`scoring.edit_distance.levenshtein_with_masks`) with the reference in
+  :func:`scoring.metrics.common.edit_distance.levenshtein_with_masks`) with the reference in
   one 64-bit word; longer references use the plain dynamic programme.
 - :func:`bag_matches_grid`: sum over words of min(count in hypothesis, count
   in reference), optionally leaving out each sequence's last token

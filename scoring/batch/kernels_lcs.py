@@ -11,12 +11,12 @@ Outputs are ``(H, K)`` (or ``(H, K, W)`` for W weights), see
   length works; one word-add per hypothesis token and word.
 - :func:`wlcs_grid`: the weighted-LCS dynamic programme of Lin & Och (2004,
   section 3.2) for W weights, LANES hypotheses side by side against one
-  reference. Values follow :func:`scoring.rouge_lcs.wlcs_table` operation for
+  reference. Values follow :func:`scoring.metrics.rouge.lcs.wlcs_table` operation for
   operation (``(c(i-1, j-1) + f(k+1)) - f(k)`` with f from the same
   ``float(k) ** w`` table, ties going up), so they are bit-identical; with
   ``rouge155`` it keeps the back-trace directions and returns ROUGE-1.5.5's
   hit instead, the traced path re-weighted by runs of consecutive reference
-  positions (:func:`scoring.rouge_lcs.rouge155_wlcs_hits`).
+  positions (:func:`scoring.metrics.rouge.lcs.rouge155_wlcs_hits`).
 
 ``powers[w, k]`` must be ``float(k) ** weight_w`` computed by Python (libm's
 ``pow``; NumPy's vectorised ``power`` may differ in the last bit).
@@ -263,8 +263,8 @@ def wlcs_grid(
 
     ``powers`` is ``(W, L)``, ``powers[w, k] = float(k) ** weight_w`` for k up
     to the longest sequence + 1. ``rouge155=False``: the paper's c(m, n)
-    (:func:`scoring.rouge_lcs.wlcs_table`); ``True``: ROUGE-1.5.5's re-weighted
-    back-trace (:func:`scoring.rouge_lcs.rouge155_wlcs_hits`).
+    (:func:`scoring.metrics.rouge.lcs.wlcs_table`); ``True``: ROUGE-1.5.5's re-weighted
+    back-trace (:func:`scoring.metrics.rouge.lcs.rouge155_wlcs_hits`).
     """
     n_hyps = hyp_offsets.size - 1
     n_weights = powers.shape[0]

@@ -11,7 +11,7 @@ reference k.
 A hypothesis walks its n-grams start by start (orders ascending), counting
 the ids it meets; the order in which ids are first met is, within each
 order, the order in which ``collections.Counter`` first sees those n-grams
-in :func:`scoring.ngrams.ngram_counts`, so NIST's information can be summed
+in :func:`scoring.metrics.common.ngrams.ngram_counts`, so NIST's information can be summed
 in exactly the reference code's order.
 
 Reference subsets (the jackknife's "all but k", or all) are bit masks over a
@@ -248,7 +248,7 @@ def _nist_weights(
     log_two,
 ):
     """NIST information weights (bits) of the trie's n-grams for the
-    references in ``mask``, as :func:`scoring.nist_weights.information_weights`
+    references in ``mask``, as :func:`scoring.metrics.ngram.nist_weights.information_weights`
     computes them: ``-log(count / denominator) / log 2``; 0 where the
     subset lacks the n-gram. ``zero_token`` is the local id of the token
     ``"0"`` (mteval's prefix quirk) or -1."""

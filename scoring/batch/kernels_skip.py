@@ -1,7 +1,7 @@
 """Compiled skip-bigram kernel: ROUGE-S hits for several skip limits at once.
 
 A skip-bigram (t_i, t_j), i < j, has *gap* j - i - 1; ROUGE-Sd counts those
-with gap <= d, ROUGE-S* all of them (:mod:`scoring.rouge_skip`). Per group,
+with gap <= d, ROUGE-S* all of them (:mod:`scoring.metrics.rouge.skip`). Per group,
 each distinct reference skip-bigram (a pair of local token ids) gets a slot,
 and each reference a histogram of its slots' gaps; a hypothesis histograms
 its own skip-bigrams the same way. For a limit d the clipped overlap is

@@ -1,5 +1,5 @@
-"""BLEU/BLEUS and NIST in the batch engine, equal to :mod:`scoring.bleu` and
-:mod:`scoring.nist`.
+"""BLEU/BLEUS and NIST in the batch engine, equal to :mod:`scoring.metrics.ngram.bleu` and
+:mod:`scoring.metrics.ngram.nist`.
 
 Both clip a hypothesis's n-grams by their largest count in any *single*
 reference of the subset, so they cannot be derived from pairwise
@@ -27,8 +27,8 @@ import numpy as np
 from scoring.batch.grid import PairGrid
 from scoring.batch.kernels_ngram import clipped_subset_matches, nist_subset_information
 from scoring.batch.subsets import membership
-from scoring.bleu import BLEU, BLEUS
-from scoring.nist import NIST
+from scoring.metrics.ngram.bleu import BLEU, BLEUS
+from scoring.metrics.ngram.nist import NIST
 
 
 def _grid_args(grid: PairGrid) -> tuple:
@@ -53,7 +53,7 @@ def closest_reference_lengths(
     hyp_lengths: np.ndarray, ref_lengths: np.ndarray, member: np.ndarray
 ) -> np.ndarray:
     """Per subset, the reference length closest to the hypothesis length,
-    the shorter on ties (:func:`scoring.ngrams.closest_reference_length`):
+    the shorter on ties (:func:`scoring.metrics.common.ngrams.closest_reference_length`):
     ``(H,), (H, K), (H, K, S) -> (H, S)`` int64."""
     longest = int(ref_lengths.max(initial=0)) + 1
     key = np.abs(ref_lengths - hyp_lengths[:, None]) * longest + ref_lengths  # (H, K)

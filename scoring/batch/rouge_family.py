@@ -1,13 +1,13 @@
-"""ROUGE-N/L/W/S/SU in the batch engine, equal to :mod:`scoring.rouge`.
+"""ROUGE-N/L/W/S/SU in the batch engine, equal to :mod:`scoring.metrics.rouge.metrics`.
 
 One :class:`RougeFamily` serves every ROUGE metric that reads text the same
-way (same :class:`~scoring.rouge_preprocess.RougeTextProcessor`): the LCS
+way (same :class:`~scoring.metrics.rouge.preprocess.RougeTextProcessor`): the LCS
 lengths, the weighted LCS of all requested weights (per counting mode), the
 skip-bigram hits of all requested skip limits and the n-gram hits are each
 computed in one kernel pass over the grid. Each metric then turns them into
 the per-pair counts of its ``pair_counts`` (hits, reference total,
 hypothesis total, selector) and combines the references of each subset by
-its ``multiref`` rule and :func:`scoring.rouge_stats.segment_row`'s
+its ``multiref`` rule and :func:`scoring.metrics.rouge.stats.segment_row`'s
 arithmetic, vectorised, in the same order of operations.
 """
 
@@ -30,9 +30,9 @@ from scoring.batch.subsets import (
     subset_sums,
     take_columns,
 )
-from scoring.rouge import RougeL, RougeN, RougeS, RougeSU, RougeW
-from scoring.rouge_base import RougeBase
-from scoring.rouge_stats import MEASURE_COLUMNS
+from scoring.metrics.rouge.base import RougeBase
+from scoring.metrics.rouge.metrics import RougeL, RougeN, RougeS, RougeSU, RougeW
+from scoring.metrics.rouge.stats import MEASURE_COLUMNS
 
 
 @dataclass(frozen=True)

@@ -26,8 +26,8 @@ import sys
 import tempfile
 import time
 
-from scoring.batch.orange_batch import available_cpus
 from scoring.bench.synthetic import PAPER_1024_BEST, make_corpus
+from scoring.orange.batched import available_cpus
 
 PARTS = ("throughput", "suite1024", "suite16384")
 THROUGHPUT_SENTENCES = 32

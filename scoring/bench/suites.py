@@ -10,7 +10,7 @@ Each run reports the wall and CPU time of the whole ORANGE computation
 (scoring, jackknife, ranking, curve, 1000 bootstrap samples, the
 above-reference lists), and its peak memory. The synthetic tokens (``w123``)
 are left unchanged by every metric's tokenizer, so the corpus's ids are the
-ids any view would produce (:class:`~scoring.batch.sources.TokenSource`).
+ids any view would produce (:class:`~scoring.orange.sources.TokenSource`).
 """
 
 from __future__ import annotations
@@ -21,8 +21,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from scoring.batch.orange_batch import available_cpus, orange_batch
-from scoring.batch.sources import TokenSource
 from scoring.bench.memory import PeakMemory, process_peak_mib
 from scoring.bench.synthetic import (
     PAPER_1024_BEST,
@@ -30,8 +28,10 @@ from scoring.bench.synthetic import (
     CorpusShape,
     make_corpus,
 )
-from scoring.orange import OrangeResult
-from scoring.orange_run import OrangeOptions
+from scoring.orange.batched import available_cpus, orange_batch
+from scoring.orange.options import OrangeOptions
+from scoring.orange.ranking import OrangeResult
+from scoring.orange.sources import TokenSource
 from scoring.registry import get_metric
 
 # Paper name -> metric spec (default settings of each metric).

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from scoring.nbest import TokenizedNBest
+from scoring.orange.nbest import TokenizedNBest
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ class _ZipfSampler:
 
     def __init__(self, shape: CorpusShape) -> None:
         ranks = np.arange(1, shape.vocabulary_size + 1, dtype=np.float64)
-        weights = ranks ** -shape.zipf_exponent
+        weights = ranks**-shape.zipf_exponent
         self._cumulative = np.cumsum(weights / weights.sum())
 
     def __call__(self, rng: np.random.Generator, size) -> np.ndarray:
@@ -60,8 +60,13 @@ class _ZipfSampler:
 
 
 def _rewrite(
-    rng: np.random.Generator, sample: _ZipfSampler, meaning: np.ndarray,
-    shape: CorpusShape, substitute: float, swap: float, count: int,
+    rng: np.random.Generator,
+    sample: _ZipfSampler,
+    meaning: np.ndarray,
+    shape: CorpusShape,
+    substitute: float,
+    swap: float,
+    count: int,
 ) -> tuple[np.ndarray, np.ndarray]:
     """``count`` rewrites of ``meaning`` at once: substitutions, adjacent swaps
     and a length change of -2..+2 words within the length bounds.
@@ -99,17 +104,26 @@ def make_corpus(shape: CorpusShape, seed: int = 2004) -> SyntheticCorpus:
     for _ in range(shape.n_sentences):
         length = int(rng.integers(shape.min_length, shape.max_length + 1))
         meaning = sample(rng, length)
-        tokens, ref_lengths = _rewrite(rng, sample, meaning, shape, 0.15, 0.05, shape.n_references)
+        tokens, ref_lengths = _rewrite(
+            rng, sample, meaning, shape, 0.15, 0.05, shape.n_references
+        )
         references.append(tuple(np.split(tokens, np.cumsum(ref_lengths)[:-1])))
         tokens, candidate_lengths = _rewrite(
             rng, sample, meaning, shape, 0.35, 0.10, shape.n_candidates
         )
         candidate_chunks.append(tokens)
         lengths.append(candidate_lengths)
-    candidate_offsets = np.concatenate(([0], np.cumsum(np.concatenate(lengths)))).astype(np.int64)
+    candidate_offsets = np.concatenate(
+        ([0], np.cumsum(np.concatenate(lengths)))
+    ).astype(np.int64)
     nbest = TokenizedNBest(
         sentence_ids=np.arange(shape.n_sentences, dtype=np.int64),
-        sentence_offsets=np.arange(0, shape.n_sentences * shape.n_candidates + 1, shape.n_candidates, dtype=np.int64),
+        sentence_offsets=np.arange(
+            0,
+            shape.n_sentences * shape.n_candidates + 1,
+            shape.n_candidates,
+            dtype=np.int64,
+        ),
         candidate_offsets=candidate_offsets,
         tokens=np.concatenate(candidate_chunks).astype(np.int32),
         vocabulary=tuple(f"w{i}" for i in range(shape.vocabulary_size)),

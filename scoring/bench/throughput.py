@@ -23,8 +23,8 @@ import numpy as np
 
 from scoring.batch.engine import subset_scores, token_view
 from scoring.batch.grid import PairGrid, grid_from_texts
-from scoring.batch.sources import TokenSource
 from scoring.bench.synthetic import SyntheticCorpus
+from scoring.orange.sources import TokenSource
 from scoring.registry import get_metric
 
 BLEU_TOLERANCE = 1e-9  # on the 0-100 scale
@@ -94,9 +94,11 @@ def compare_tools(
     tools = {
         "bleus:n=4": (
             "sacreBLEU sentence_bleu",
-            lambda h, r: sacrebleu.sentence_bleu(
-                h, [r], smooth_method="add-k", smooth_value=1
-            ).score,
+            lambda h, r: (
+                sacrebleu.sentence_bleu(
+                    h, [r], smooth_method="add-k", smooth_value=1
+                ).score
+            ),
         ),
         "rouge-l": (
             "rouge-score rougeL",
@@ -107,12 +109,16 @@ def compare_tools(
     for spec, (tool_name, tool) in tools.items():
         metric = get_metric(spec)
         subset_scores([metric], grid, masks)  # compile or load the kernels first
-        scores, engine_seconds = _timed(lambda: subset_scores([metric], grid, masks)[0])
+        scores, engine_seconds = _timed(
+            lambda metric=metric: subset_scores([metric], grid, masks)[0]
+        )
         tool_values, tool_seconds = _timed(
-            lambda: np.array([tool(h, r) for h, r in zip(hyp_texts, ref_texts)])
+            lambda tool=tool: np.array(
+                [tool(h, r) for h, r in zip(hyp_texts, ref_texts)]
+            )
         )
 
-        def from_text() -> np.ndarray:
+        def from_text(metric=metric) -> np.ndarray:
             # Each sampled pair as its own group: tokenise, intern, score.
             text_grid = grid_from_texts(
                 [[h] for h in hyp_texts], [[r] for r in ref_texts], token_view(metric)

@@ -33,11 +33,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from scipy.special import stdtr
 
 from scoring.results import json_safe
 from scoring.stats.correlation import CorrelationEstimate
 from scoring.stats.resampling import percentile_interval
-from scoring.stats.student_t import student_t_sf
 
 TESTS = ("bootstrap", "williams")
 
@@ -53,7 +53,9 @@ def williams_p_value(r12: float, r13: float, r23: float, n: int) -> float:
     denominator_squared = 2 * (n - 1) / (n - 3) * k + r_bar**2 * (1 - r23) ** 3
     if not denominator_squared > 0:
         return math.nan
-    return student_t_sf(numerator / math.sqrt(denominator_squared), n - 3)
+    # Student's t survival function: stdtr(df, -t) = P(T > t), which is what
+    # scipy.stats.t.sf(t, df) computes.
+    return float(stdtr(n - 3, -numerator / math.sqrt(denominator_squared)))
 
 
 @dataclass(frozen=True, eq=False)

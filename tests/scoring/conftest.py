@@ -1,8 +1,9 @@
 """Shared fixtures of the scoring tests: real WMT21 data and sacreBLEU.
 
-The data lives outside the repository (see :mod:`tests.scoring.realdata`);
-tests that need it are skipped, with the reason shown, when it is absent.
-sacreBLEU is a test-only dependency and is likewise skipped when missing.
+The full data lives outside the repository; without it the tests read the
+committed fixtures, its first segments (see
+:mod:`tests.scoring.support.realdata`). sacreBLEU is a test-only dependency;
+tests that need it are skipped, with the reason shown, when it is missing.
 Nothing here touches Django or a database.
 """
 
@@ -13,17 +14,23 @@ from types import ModuleType
 
 import pytest
 
-from tests.scoring.realdata import WMT21_DIR, WmtTestSet, load_test_set, read_lines
+from tests.scoring.support.realdata import (
+    WMT21_DIR,
+    WmtTestSet,
+    load_test_set,
+    read_lines,
+)
 
 
 def _require_wmt21() -> None:
     if not WMT21_DIR.is_dir():
-        pytest.skip(f"real WMT21 data not found at {WMT21_DIR} (../shared/data)")
+        pytest.skip(f"WMT21 data not found at {WMT21_DIR}")
 
 
 @pytest.fixture
 def en_de() -> WmtTestSet:
-    """newstest2021 en-de with references A, C and D (1002 segments)."""
+    """newstest2021 en-de with references A, C and D (1002 segments; 150 on
+    the fixtures)."""
     _require_wmt21()
     return load_test_set("en-de", "ACD")
 
@@ -31,14 +38,16 @@ def en_de() -> WmtTestSet:
 @pytest.fixture
 def zh_en() -> WmtTestSet:
     """newstest2021 zh-en with reference A (1948 segments, 4 empty lines in
-    two systems' outputs)."""
+    two systems' outputs; the first 150 segments, none empty, on the
+    fixtures)."""
     _require_wmt21()
     return load_test_set("zh-en", "A")
 
 
 @pytest.fixture
 def official_scores() -> Callable[[str, str, str], float]:
-    """``lookup(pair, system, metric)`` in ``wmt21/automatic-scores.tsv``."""
+    """``lookup(pair, system, metric)`` in ``wmt21/automatic-scores.tsv``
+    (official scores of the full test sets, also on the fixtures)."""
     _require_wmt21()
     table: dict[tuple[str, str, str], float] = {}
     for row in read_lines(WMT21_DIR / "automatic-scores.tsv")[1:]:

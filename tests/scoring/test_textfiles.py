@@ -31,7 +31,8 @@ def test_it_names_the_line_and_byte_of_invalid_utf8(tmp_path: Path) -> None:
         read_segments(path)
     assert (raised.value.path, raised.value.line) == (str(path), 2)
     assert str(raised.value) == (
-        f"{path}: line 2: invalid UTF-8 (byte 0xc3 at byte 3 of the line)"
+        f"{path}: line 2: invalid UTF-8 (byte 0xc3 at byte 3 of the line), "
+        "perhaps Latin-1 or Windows-1252 ('Ã')"
     )
 
 

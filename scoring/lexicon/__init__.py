@@ -1,0 +1,1 @@
+"""Lexical resources: the WordNet 3.0 reader and the stemmers."""

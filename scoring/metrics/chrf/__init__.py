@@ -1,0 +1,1 @@
+"""chrF and chrF++: character (and word) n-gram F-scores, as sacreBLEU."""

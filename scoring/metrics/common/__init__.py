@@ -1,0 +1,1 @@
+"""Helpers shared by several metric families: n-gram counting and word edit distances."""

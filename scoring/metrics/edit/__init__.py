@@ -1,0 +1,1 @@
+"""Word error rates: WER, PER and SER (TER has its own package)."""

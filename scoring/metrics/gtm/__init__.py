@@ -1,0 +1,1 @@
+"""GTM: the General Text Matcher's maximum matching (GTM 1.4)."""

@@ -1,0 +1,1 @@
+"""N-gram precision metrics: BLEU (and BLEUS) and NIST."""

@@ -1,0 +1,1 @@
+"""RED: edit-distance features graded by a decision tree trained on human DA."""

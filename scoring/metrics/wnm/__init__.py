@@ -1,0 +1,1 @@
+"""WNM: Babych's weighted n-gram model (salience-weighted n-grams)."""

@@ -1,0 +1,47 @@
+"""ORANGE (Lin & Och 2004): how well a metric ranks the references among
+n-best candidates, with the jackknife, the cutoff curve and a bootstrap CI.
+
+- :mod:`~scoring.orange.ranking`: oracle ranks, merging chunks, the summary;
+- :mod:`~scoring.orange.nbest`: reading Moses n-best lists;
+- :mod:`~scoring.orange.pairwise` and :mod:`~scoring.orange.batched`: the two
+  ways of scoring candidates; :mod:`~scoring.orange.dispatch` chooses.
+"""
+
+from scoring.orange.nbest import NBestEntry, NBestList, iter_nbest, open_nbest
+from scoring.orange.options import OrangeOptions
+from scoring.orange.ranking import (
+    OrangeResult,
+    SentenceRankings,
+    curve_points,
+    merge_rankings,
+    summarise,
+)
+
+__all__ = [
+    "NBestEntry",
+    "NBestList",
+    "OrangeOptions",
+    "OrangeResult",
+    "SentenceRankings",
+    "curve_points",
+    "iter_nbest",
+    "merge_rankings",
+    "open_nbest",
+    "orange_for_metric",
+    "orange_metrics",
+    "rank_chunk_metrics",
+    "summarise",
+]
+
+# The scoring entry points load the batch engine (Numba, ~0.2 s): only on use,
+# so reading n-best lists or results (the web server, `python -m scoring
+# score`) stays light.
+_DISPATCH = ("orange_for_metric", "orange_metrics", "rank_chunk_metrics")
+
+
+def __getattr__(name: str):
+    if name in _DISPATCH:
+        from scoring.orange import dispatch
+
+        return getattr(dispatch, name)
+    raise AttributeError(f"module 'scoring.orange' has no attribute {name!r}")

@@ -1,0 +1,182 @@
+"""The one place that chooses between the batch engine and the per-pair path.
+
+Metrics the batch engine supports (:func:`scoring.batch.engine.supports`:
+BLEU/BLEUS, NIST, WER, PER, ROUGE) are ranked by it; every other metric,
+or every metric with ``per_pair=True``, goes pair by pair through its own
+code. Both give the same numbers (the batch tests compare them).
+
+- :func:`rank_chunk_metrics`: one chunk of sentences, several metrics, in
+  this thread (one Celery chunk of a distributed job);
+- :func:`orange_metrics`: a whole run, the engine's chunks on threads;
+- :func:`orange_for_metric`: one metric, optionally split into chunks as
+  workers would split it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+import numpy as np
+
+from scoring.base import Metric
+from scoring.batch.engine import supports
+from scoring.errors import MetricError
+from scoring.orange.batched import (
+    DEFAULT_CHUNK_CANDIDATES,
+    orange_batch,
+    rank_chunk_batched,
+)
+from scoring.orange.options import OrangeOptions, ProgressCallback
+from scoring.orange.pairwise import rank_chunk_pairwise
+from scoring.orange.ranking import (
+    OrangeResult,
+    SentenceRankings,
+    curve_points,
+    merge_rankings,
+    summarise,
+)
+from scoring.orange.sources import TextSource
+
+
+def on_engine(metric: Metric, per_pair: bool = False) -> bool:
+    """Whether ``metric`` is ranked by the batch engine."""
+    return not per_pair and supports(metric)
+
+
+def _check_lengths(candidates: Sequence, references: Sequence) -> None:
+    if len(candidates) != len(references):
+        raise MetricError(
+            f"{len(candidates)} n-best lists but references for "
+            f"{len(references)} sentences"
+        )
+
+
+def rank_chunk_metrics(
+    metrics: Sequence[Metric],
+    candidates: Sequence[Sequence[str]],
+    references: Sequence[Sequence[str]],
+    *,
+    sentence_ids: Sequence[int],
+    curve_n: np.ndarray,
+    options: OrangeOptions,
+    per_pair: bool = False,
+    chunk_candidates: int = DEFAULT_CHUNK_CANDIDATES,
+) -> list[SentenceRankings]:
+    """Rankings of one chunk of sentences (``references[i]`` = the K of
+    sentence i) for every metric, in order."""
+    _check_lengths(candidates, references)
+    engine = (
+        [i for i, metric in enumerate(metrics) if on_engine(metric, per_pair)]
+        if len(candidates)
+        else []
+    )
+    rankings: list[SentenceRankings | None] = [None] * len(metrics)
+    if engine:
+        ranked = rank_chunk_batched(
+            [metrics[i] for i in engine],
+            candidates,
+            references,
+            sentence_ids=sentence_ids,
+            curve_n=curve_n,
+            options=options,
+            chunk_candidates=chunk_candidates,
+        )
+        for index, result in zip(engine, ranked):
+            rankings[index] = result
+    for index, metric in enumerate(metrics):
+        if rankings[index] is None:
+            rankings[index] = rank_chunk_pairwise(
+                metric,
+                candidates,
+                references,
+                sentence_ids=sentence_ids,
+                curve_n=curve_n,
+                options=options,
+            )
+    return rankings  # type: ignore[return-value]
+
+
+def orange_for_metric(
+    metric: Metric,
+    metric_name: str,
+    candidates: Sequence[Sequence[str]],
+    references: Sequence[Sequence[str]],
+    options: OrangeOptions = OrangeOptions(),
+    *,
+    sentence_ids: Sequence[int] | None = None,
+    chunk_size: int | None = None,
+    progress: ProgressCallback | None = None,
+    per_pair: bool = False,
+) -> OrangeResult:
+    """ORANGE of one metric; ``chunk_size`` splits the work as workers would;
+    ``per_pair`` scores pair by pair even where the batch engine could."""
+    n_sentences = len(candidates)
+    _check_lengths(candidates, references)
+    ids = list(range(n_sentences)) if sentence_ids is None else list(sentence_ids)
+    curve_n = curve_points(max(len(c) for c in candidates), options.curve_step)
+    size = chunk_size or n_sentences
+    parts = []
+    for start in range(0, n_sentences, size):
+        stop = min(start + size, n_sentences)
+        parts.extend(
+            rank_chunk_metrics(
+                [metric],
+                candidates[start:stop],
+                references[start:stop],
+                sentence_ids=ids[start:stop],
+                curve_n=curve_n,
+                options=options,
+                per_pair=per_pair,
+            )
+        )
+        if progress is not None:
+            progress(stop / n_sentences)
+    return summarise(
+        merge_rankings(parts),
+        metric=metric_name,
+        n_bootstrap=options.n_bootstrap,
+        seed=options.seed,
+    )
+
+
+def orange_metrics(
+    metrics: Mapping[str, Metric],
+    candidates: Sequence[Sequence[str]],
+    references: Sequence[Sequence[str]],
+    options: OrangeOptions = OrangeOptions(),
+    *,
+    sentence_ids: Sequence[int] | None = None,
+    per_pair: bool = False,
+    progress: Callable[[str, float], None] | None = None,
+) -> dict[str, OrangeResult]:
+    """ORANGE of every metric (keyed by name, in the given order): the
+    engine's metrics together on threads, the others one by one, pair by
+    pair. ``progress(label, fraction)``."""
+    _check_lengths(candidates, references)
+    engine = {n: m for n, m in metrics.items() if on_engine(m, per_pair)}
+    results: dict[str, OrangeResult] = {}
+    if engine:
+        report = None if progress is None else (lambda f: progress("batch engine", f))
+        results.update(
+            orange_batch(
+                engine,
+                TextSource(candidates, references),
+                options,
+                sentence_ids=sentence_ids,
+                progress=report,
+            )
+        )
+    for name, metric in metrics.items():
+        if name not in engine:
+            report = None if progress is None else (lambda f, n=name: progress(n, f))
+            results[name] = orange_for_metric(
+                metric,
+                name,
+                candidates,
+                references,
+                options,
+                sentence_ids=sentence_ids,
+                progress=report,
+                per_pair=True,
+            )
+    return {name: results[name] for name in metrics}

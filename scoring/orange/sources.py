@@ -1,0 +1,108 @@
+"""Where the batch ORANGE run gets its token ids: texts or ready-made ids.
+
+A *source* hands out, for a range of sentences and a token view, two
+:class:`~scoring.batch.grid.PairGrid` s: the candidates against their
+sentence's references, and the references against each other. Each call
+builds independent arrays (its own interner), so chunks can be scored in
+parallel threads without sharing mutable state. ``candidate_counts`` and
+``reference_counts`` give N_i and K_i of every sentence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from scoring.batch.grid import PairGrid, grid_from_texts, offsets_of, pack
+from scoring.orange.nbest import TokenizedNBest
+
+
+@dataclass(frozen=True)
+class TextSource:
+    """n-best lists and references as text; tokenised per view and chunk.
+
+    ``candidates[i]``: the candidates of sentence i in the system's order;
+    ``references[i]``: its K_i references.
+    """
+
+    candidates: Sequence[Sequence[str]]
+    references: Sequence[Sequence[str]]
+
+    @property
+    def n_sentences(self) -> int:
+        return len(self.candidates)
+
+    @cached_property
+    def candidate_counts(self) -> np.ndarray:
+        """N_i per sentence: ``(S,)`` int64."""
+        return np.array([len(c) for c in self.candidates], dtype=np.int64)
+
+    @cached_property
+    def reference_counts(self) -> np.ndarray:
+        """K_i per sentence: ``(S,)`` int64."""
+        return np.array([len(r) for r in self.references], dtype=np.int64)
+
+    def grids(self, view: Hashable, start: int, stop: int) -> tuple[PairGrid, PairGrid]:
+        tokenize: Callable[[str], Sequence[str]] = view  # type: ignore[assignment]
+        candidates = grid_from_texts(
+            self.candidates[start:stop], self.references[start:stop], tokenize
+        )
+        # The references were interned with the candidates: same ids.
+        return candidates, candidates.with_references_as_hypotheses()
+
+
+@dataclass(frozen=True)
+class TokenSource:
+    """Candidates and references already as token ids (one interner for
+    both), e.g. :mod:`scoring.bench.synthetic`'s corpora or a saved
+    :class:`~scoring.orange.nbest.TokenizedNBest`. The ids stand for the tokens every
+    view would produce, so the view is ignored: use it only when all the
+    metrics' tokenisers leave these tokens as they are."""
+
+    nbest: TokenizedNBest
+    references: Sequence[Sequence[np.ndarray]]  # [i][k]: int32 ids
+
+    @property
+    def n_sentences(self) -> int:
+        return int(self.nbest.sentence_offsets.size - 1)
+
+    @cached_property
+    def candidate_counts(self) -> np.ndarray:
+        """N_i per sentence: ``(S,)`` int64."""
+        return np.diff(self.nbest.sentence_offsets)
+
+    @cached_property
+    def reference_counts(self) -> np.ndarray:
+        """K_i per sentence: ``(S,)`` int64."""
+        return np.array([len(r) for r in self.references], dtype=np.int64)
+
+    def grids(self, view: Hashable, start: int, stop: int) -> tuple[PairGrid, PairGrid]:
+        nbest = self.nbest
+        first, last = (
+            int(nbest.sentence_offsets[start]),
+            int(nbest.sentence_offsets[stop]),
+        )
+        token_start = int(nbest.candidate_offsets[first])
+        token_stop = int(nbest.candidate_offsets[last])
+        ref_tokens, ref_offsets = pack(
+            [r for refs in self.references[start:stop] for r in refs]
+        )
+        candidates = PairGrid(
+            hyp_tokens=nbest.tokens[token_start:token_stop],
+            hyp_offsets=nbest.candidate_offsets[first : last + 1] - token_start,
+            ref_tokens=ref_tokens,
+            ref_offsets=ref_offsets,
+            group_hyps=nbest.sentence_offsets[start : stop + 1] - first,
+            group_refs=offsets_of(len(refs) for refs in self.references[start:stop]),
+            vocabulary_size=1
+            + max(
+                len(nbest.vocabulary) - 1,
+                int(nbest.tokens[token_start:token_stop].max(initial=0)),
+                int(ref_tokens.max(initial=0)),
+            ),
+            vocabulary=nbest.vocabulary,
+        )
+        return candidates, candidates.with_references_as_hypotheses()

@@ -1,0 +1,1 @@
+"""Syllable counters by language (:mod:`~scoring.readability.syllables.counter`)."""
