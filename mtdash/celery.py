@@ -9,3 +9,4 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mtdash.settings")
 app = Celery("mtdash")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+app.autodiscover_tasks(["mtdash.common"])  # the sweeper

@@ -7,6 +7,7 @@ instead of being guessed at: ``MTDASH_DEBUG=Flase`` must not mean "on".
 from __future__ import annotations
 
 import os
+import re
 import secrets
 from pathlib import Path
 
@@ -57,6 +58,29 @@ def env_list(name: str, default: list[str]) -> list[str]:
     if not raw:
         return list(default)
     return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+_HEADER_NAME = re.compile(r"^[A-Za-z0-9]+(-[A-Za-z0-9]+)*$")
+
+
+def env_proxy_header(name: str) -> tuple[str, str] | None:
+    """Parse ``Header-Name`` or ``Header-Name: value`` into Django's form.
+
+    The header a trusted reverse proxy sets on requests that reached it over
+    HTTPS, for ``SECURE_PROXY_SSL_HEADER``: ``X-Forwarded-Proto`` means
+    ``("HTTP_X_FORWARDED_PROTO", "https")``. Unset gives None (no proxy).
+    """
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return None
+    header, colon, value = raw.partition(":")
+    header, value = header.strip(), value.strip() if colon else "https"
+    if not _HEADER_NAME.match(header) or not value or " " in value:
+        raise ImproperlyConfigured(
+            f"{name}={raw!r} is not a header name (optionally ': value'); "
+            "e.g. X-Forwarded-Proto or X-Forwarded-Proto: https."
+        )
+    return f"HTTP_{header.upper().replace('-', '_')}", value
 
 
 def secret_key(name: str, key_file: Path) -> str:

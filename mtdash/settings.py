@@ -6,11 +6,20 @@ with a message naming it (see ``mtdash.env``).
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
-from mtdash.env import env_bool, env_int, env_list, env_str, secret_key
+from mtdash.env import (
+    env_bool,
+    env_int,
+    env_list,
+    env_proxy_header,
+    env_str,
+    secret_key,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(env_str("MTDASH_DATA_DIR", str(BASE_DIR / "var")))
@@ -27,6 +36,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "axes",
     "mtdash.teams",
     "mtdash.evaluation",
     "mtdash.orange",
@@ -41,6 +51,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: it answers a locked-out login with 429.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "mtdash.urls"
@@ -77,12 +89,34 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # upgrade a read lock while another process writes.
     DATABASES["default"]["OPTIONS"] = {"timeout": 30, "transaction_mode": "IMMEDIATE"}
     DATABASES["default"]["TEST"] = {"NAME": str(DATA_DIR / "test-mtdash.sqlite3")}
+elif env_str("MTDASH_TEST_DB_SUFFIX", ""):
+    # Several test runs on one PostgreSQL server: each its own test database.
+    DATABASES["default"]["TEST"] = {
+        "NAME": f"test_{DATABASES['default']['NAME']}_"
+        + env_str("MTDASH_TEST_DB_SUFFIX", "")
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
+# Login throttling (django-axes, mtdash.common.login_throttling): after
+# MTDASH_LOGIN_FAILURE_LIMIT failed logins from one address, or for one
+# username, further attempts are refused for MTDASH_LOGIN_COOLOFF_MINUTES.
+AUTHENTICATION_BACKENDS = [
+    "mtdash.common.login_throttling.LoginThrottleBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("MTDASH_LOGIN_FAILURE_LIMIT", 5, minimum=1)
+AXES_COOLOFF_TIME = timedelta(
+    minutes=env_int("MTDASH_LOGIN_COOLOFF_MINUTES", 15, minimum=1)
+)
+AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "mtdash.common.login_throttling.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "mtdash.common.login_throttling.client_ip"
+AXES_VERBOSE = False
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
@@ -104,7 +138,20 @@ WHITENOISE_USE_FINDERS = True
 MTDASH_MAX_UPLOAD_BYTES = env_int("MTDASH_MAX_UPLOAD_MB", 50, minimum=1) * 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = MTDASH_MAX_UPLOAD_BYTES
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
-DATA_UPLOAD_MAX_NUMBER_FILES = env_int("MTDASH_MAX_UPLOAD_FILES", 20, minimum=2)
+# A test set has at most MTDASH_MAX_REFERENCES reference files (the form says
+# so); Django's own cap on files per request stays well above that plus the
+# source and document-id files, so a few too many get that message, not a
+# bare "Bad Request (400)".
+MTDASH_MAX_REFERENCES = env_int("MTDASH_MAX_REFERENCES", 20, minimum=2)
+DATA_UPLOAD_MAX_NUMBER_FILES = env_int(
+    "MTDASH_MAX_UPLOAD_FILES", max(100, 2 * MTDASH_MAX_REFERENCES + 2), minimum=4
+)
+if DATA_UPLOAD_MAX_NUMBER_FILES < MTDASH_MAX_REFERENCES + 2:
+    raise ImproperlyConfigured(
+        f"MTDASH_MAX_UPLOAD_FILES={DATA_UPLOAD_MAX_NUMBER_FILES} must be at least "
+        f"MTDASH_MAX_REFERENCES + 2 = {MTDASH_MAX_REFERENCES + 2} (source and "
+        "document ids)."
+    )
 
 # Files too big for database rows (n-best lists, partial ORANGE results). The
 # web server and every worker must see the same directory (a shared volume).
@@ -113,6 +160,18 @@ MTDASH_ARTIFACT_DIR = Path(env_str("MTDASH_ARTIFACT_DIR", str(DATA_DIR / "artifa
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE = env_bool("MTDASH_SECURE_COOKIES", False)
 X_FRAME_OPTIONS = "DENY"
+
+# HTTPS (all off by default: `bin/run` serves plain HTTP on loopback). Behind
+# a reverse proxy that terminates TLS, MTDASH_SECURE_PROXY_SSL_HEADER names
+# the header it sets (X-Forwarded-Proto) and MTDASH_PROXY_COUNT how many
+# proxies append to X-Forwarded-For; never set them without such a proxy, or
+# clients could claim HTTPS and any address.
+SECURE_SSL_REDIRECT = env_bool("MTDASH_SSL_REDIRECT", False)
+SECURE_PROXY_SSL_HEADER = env_proxy_header("MTDASH_SECURE_PROXY_SSL_HEADER")
+MTDASH_PROXY_COUNT = env_int("MTDASH_PROXY_COUNT", 0)
+SECURE_HSTS_SECONDS = env_int("MTDASH_HSTS_SECONDS", 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("MTDASH_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("MTDASH_HSTS_PRELOAD", False)
 
 # Celery: Redis as broker; results live in the database (ScoringJob), so no
 # result backend is needed.
@@ -127,6 +186,28 @@ CELERY_TASK_TIME_LIMIT = CELERY_TASK_SOFT_TIME_LIMIT + 60
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
+
+# Background jobs (mtdash.common.jobs): a worker holds a row under a lease it
+# renews every third of MTDASH_JOB_LEASE_SECONDS; a row whose lease expired is
+# taken over, and after MTDASH_JOB_MAX_ATTEMPTS workers stopped on it, failed.
+# Celery beat runs the sweeper every MTDASH_SWEEP_SECONDS: it sends rows with
+# an expired lease again, and queued rows older than the grace period whose
+# message is gone from Redis.
+MTDASH_JOB_LEASE_SECONDS = env_int("MTDASH_JOB_LEASE_SECONDS", 60, minimum=1)
+MTDASH_JOB_MAX_ATTEMPTS = env_int("MTDASH_JOB_MAX_ATTEMPTS", 3, minimum=1)
+MTDASH_JOB_QUEUED_GRACE_SECONDS = env_int("MTDASH_JOB_QUEUED_GRACE_SECONDS", 120)
+MTDASH_SWEEP_SECONDS = env_int("MTDASH_SWEEP_SECONDS", 30, minimum=1)
+# Tests only: on its first attempt, each scoring metric and ORANGE chunk waits
+# this long first, so a worker can be killed in the middle of a job.
+MTDASH_JOB_TEST_DELAY_SECONDS = env_int("MTDASH_JOB_TEST_DELAY_SECONDS", 0)
+CELERY_BEAT_SCHEDULE = {
+    "sweep-jobs": {
+        "task": "mtdash.common.tasks.sweep_jobs",
+        "schedule": float(MTDASH_SWEEP_SECONDS),
+        "options": {"expires": MTDASH_SWEEP_SECONDS},
+    }
+}
+CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 
 LOGGING = {
     "version": 1,

@@ -77,7 +77,9 @@ def redis_url(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def celery_worker_process(django_db_setup, django_db_blocker, redis_url, tmp_path_factory):
+def celery_worker_process(
+    django_db_setup, django_db_blocker, redis_url, tmp_path_factory
+):
     """A real worker process on the test database, and this process's Celery
     app pointed at the same Redis so uploads here reach that worker."""
     from django.db import connection

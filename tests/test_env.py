@@ -4,7 +4,9 @@ from django.core.exceptions import ImproperlyConfigured
 from mtdash import env
 
 
-@pytest.mark.parametrize("raw, expected", [("true", True), ("No", False), ("1", True), ("off", False)])
+@pytest.mark.parametrize(
+    "raw, expected", [("true", True), ("No", False), ("1", True), ("off", False)]
+)
 def test_it_parses_booleans(monkeypatch, raw, expected):
     monkeypatch.setenv("MTDASH_X", raw)
     assert env.env_bool("MTDASH_X", not expected) is expected
@@ -47,3 +49,26 @@ def test_it_refuses_a_short_secret_key(monkeypatch, tmp_path):
     monkeypatch.setenv("MTDASH_SECRET_KEY", "short")
     with pytest.raises(ImproperlyConfigured, match="32 characters"):
         env.secret_key("MTDASH_SECRET_KEY", tmp_path / "k")
+
+
+@pytest.mark.parametrize(
+    "raw, expected",
+    [
+        ("", None),
+        ("X-Forwarded-Proto", ("HTTP_X_FORWARDED_PROTO", "https")),
+        ("x-forwarded-proto: https", ("HTTP_X_FORWARDED_PROTO", "https")),
+        ("X-Scheme:HTTPS", ("HTTP_X_SCHEME", "HTTPS")),
+    ],
+)
+def test_it_reads_the_proxy_header_as_django_wants_it(monkeypatch, raw, expected):
+    monkeypatch.setenv("MTDASH_X", raw)
+    assert env.env_proxy_header("MTDASH_X") == expected
+
+
+@pytest.mark.parametrize(
+    "raw", ["X Forwarded Proto", "X-Forwarded-Proto:", "X_Forwarded", "-X", "a: b c"]
+)
+def test_it_refuses_a_proxy_header_it_cannot_read(monkeypatch, raw):
+    monkeypatch.setenv("MTDASH_X", raw)
+    with pytest.raises(ImproperlyConfigured, match="MTDASH_X"):
+        env.env_proxy_header("MTDASH_X")

@@ -24,4 +24,6 @@ def get_test_set(user, pk: int) -> TestSet:
 
 def get_job(user, pk: int) -> ScoringJob:
     jobs = ScoringJob.objects.filter(output__test_set__team__members=user)
-    return get_object_or_404(jobs.select_related("output__system", "output__test_set"), pk=pk)
+    return get_object_or_404(
+        jobs.select_related("output__system", "output__test_set"), pk=pk
+    )

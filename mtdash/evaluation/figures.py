@@ -1,14 +1,19 @@
 """Plotly figures as plain dicts, built from result objects (no browser needed).
 
 Pages hand them to Plotly.js with ``json_script``; tests inspect the dicts.
+Plotly renders a little HTML in labels, so every name a user wrote goes
+through ``chart_text`` (``<a href>`` shows as typed, not as a link).
 """
 
 from __future__ import annotations
 
+from mtdash.common.exports import chart_text
 from mtdash.evaluation.services.leaderboard import Leaderboard
 
 
-def leaderboard_figure(leaderboard: Leaderboard, metric: str | None = None) -> dict | None:
+def leaderboard_figure(
+    leaderboard: Leaderboard, metric: str | None = None
+) -> dict | None:
     """A horizontal bar chart of one metric (default: the first), best on top."""
     metric = metric or leaderboard.primary_metric
     if metric is None:
@@ -27,7 +32,7 @@ def leaderboard_figure(leaderboard: Leaderboard, metric: str | None = None) -> d
                 "type": "bar",
                 "orientation": "h",
                 "x": [row.scores[metric] for row in rows],
-                "y": [row.system for row in rows],
+                "y": [chart_text(row.system) for row in rows],
                 "text": [f"{row.scores[metric]:.{column.decimals}f}" for row in rows],
                 "textposition": "auto",
                 "hovertemplate": "%{y}: %{x:.4f}<extra></extra>",
@@ -35,9 +40,11 @@ def leaderboard_figure(leaderboard: Leaderboard, metric: str | None = None) -> d
             }
         ],
         "layout": {
-            "title": {"text": f"{metric} by system"},
+            "title": {"text": f"{chart_text(metric)} by system"},
             "xaxis": {
-                "title": {"text": f"{metric} ({'higher' if column.higher_is_better else 'lower'} is better)"},
+                "title": {
+                    "text": f"{chart_text(metric)} ({'higher' if column.higher_is_better else 'lower'} is better)"
+                },
                 "rangemode": "tozero",
             },
             "yaxis": {"automargin": True},

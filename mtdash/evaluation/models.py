@@ -10,6 +10,7 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
+from mtdash.common.jobs import Job
 from mtdash.teams.models import Team
 
 
@@ -33,7 +34,9 @@ class TestSet(models.Model):
     class Meta:
         ordering = ["-created_at"]
         constraints = [
-            models.UniqueConstraint(fields=["team", "name"], name="test_set_name_per_team")
+            models.UniqueConstraint(
+                fields=["team", "name"], name="test_set_name_per_team"
+            )
         ]
 
     def __str__(self) -> str:
@@ -48,7 +51,9 @@ class TestSet(models.Model):
 
     def sources_and_document_ids(self) -> tuple[list[str], list[str] | None]:
         """Source segments, and their document ids if every segment has one."""
-        rows = list(self.segments.order_by("index").values_list("source", "document_id"))
+        rows = list(
+            self.segments.order_by("index").values_list("source", "document_id")
+        )
         sources = [source for source, _ in rows]
         document_ids = [doc for _, doc in rows]
         return sources, (document_ids if all(document_ids) else None)
@@ -57,7 +62,9 @@ class TestSet(models.Model):
         """One list of texts per reference set, each in segment order."""
         streams = []
         for reference_set in self.reference_sets.order_by("label"):
-            texts = reference_set.segments.order_by("index").values_list("text", flat=True)
+            texts = reference_set.segments.order_by("index").values_list(
+                "text", flat=True
+            )
             streams.append(list(texts))
         return streams
 
@@ -65,7 +72,9 @@ class TestSet(models.Model):
 class Segment(models.Model):
     """One source segment of a test set."""
 
-    test_set = models.ForeignKey(TestSet, on_delete=models.CASCADE, related_name="segments")
+    test_set = models.ForeignKey(
+        TestSet, on_delete=models.CASCADE, related_name="segments"
+    )
     index = models.PositiveIntegerField()
     source = models.TextField()
     document_id = models.CharField(max_length=200, blank=True)
@@ -91,7 +100,9 @@ class ReferenceSet(models.Model):
     class Meta:
         ordering = ["label"]
         constraints = [
-            models.UniqueConstraint(fields=["test_set", "label"], name="reference_label")
+            models.UniqueConstraint(
+                fields=["test_set", "label"], name="reference_label"
+            )
         ]
 
     def __str__(self) -> str:
@@ -125,7 +136,9 @@ class System(models.Model):
     class Meta:
         ordering = ["name"]
         constraints = [
-            models.UniqueConstraint(fields=["team", "name"], name="system_name_per_team")
+            models.UniqueConstraint(
+                fields=["team", "name"], name="system_name_per_team"
+            )
         ]
 
     def __str__(self) -> str:
@@ -136,7 +149,9 @@ class SystemOutput(models.Model):
     """A system's translation of a test set: one hypothesis per segment."""
 
     system = models.ForeignKey(System, on_delete=models.CASCADE, related_name="outputs")
-    test_set = models.ForeignKey(TestSet, on_delete=models.CASCADE, related_name="outputs")
+    test_set = models.ForeignKey(
+        TestSet, on_delete=models.CASCADE, related_name="outputs"
+    )
     uploaded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -145,14 +160,18 @@ class SystemOutput(models.Model):
     class Meta:
         ordering = ["-created_at"]
         constraints = [
-            models.UniqueConstraint(fields=["system", "test_set"], name="one_output_per_test_set")
+            models.UniqueConstraint(
+                fields=["system", "test_set"], name="one_output_per_test_set"
+            )
         ]
 
     def __str__(self) -> str:
         return f"{self.system} on {self.test_set}"
 
     def hypotheses(self) -> list[str]:
-        return list(self.hypothesis_set.order_by("index").values_list("text", flat=True))
+        return list(
+            self.hypothesis_set.order_by("index").values_list("text", flat=True)
+        )
 
 
 class Hypothesis(models.Model):
@@ -168,39 +187,24 @@ class Hypothesis(models.Model):
         ]
 
 
-class ScoringJob(models.Model):
-    class Status(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        SUCCEEDED = "succeeded", "Succeeded"
-        FAILED = "failed", "Failed"
+class ScoringJob(Job):
+    """Every metric of ``metrics`` computed for one output (see ``mtdash.common``)."""
+
+    task_name = "mtdash.evaluation.tasks.score_output"
 
     output = models.ForeignKey(
         SystemOutput, on_delete=models.CASCADE, related_name="scoring_jobs"
     )
     metrics = models.JSONField(help_text="metric names as in the scoring registry")
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
-    progress = models.PositiveSmallIntegerField(default=0, help_text="0–100")
-    error_message = models.TextField(blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["-created_at"]
 
     def __str__(self) -> str:
         return f"job {self.pk} ({self.status}) for {self.output}"
 
     def get_absolute_url(self) -> str:
         return reverse("job_detail", args=[self.pk])
-
-    @property
-    def is_finished(self) -> bool:
-        return self.status in (self.Status.SUCCEEDED, self.Status.FAILED)
 
 
 class CorpusScore(models.Model):
@@ -213,13 +217,17 @@ class CorpusScore(models.Model):
     score = models.FloatField()
     signature = models.CharField(max_length=400)
     sentence_signature = models.CharField(max_length=400, blank=True)
-    job = models.ForeignKey(ScoringJob, null=True, on_delete=models.SET_NULL, related_name="+")
+    job = models.ForeignKey(
+        ScoringJob, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
     computed_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["metric"]
         constraints = [
-            models.UniqueConstraint(fields=["output", "metric"], name="one_score_per_metric")
+            models.UniqueConstraint(
+                fields=["output", "metric"], name="one_score_per_metric"
+            )
         ]
 
     def __str__(self) -> str:
@@ -238,5 +246,7 @@ class SegmentScore(models.Model):
     class Meta:
         ordering = ["index"]
         constraints = [
-            models.UniqueConstraint(fields=["corpus_score", "index"], name="segment_score_index")
+            models.UniqueConstraint(
+                fields=["corpus_score", "index"], name="segment_score_index"
+            )
         ]

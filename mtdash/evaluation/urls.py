@@ -1,18 +1,36 @@
-from django.urls import path
+from django.urls import path, register_converter
 
-from mtdash.evaluation import views
+from mtdash.evaluation import exports, job_views, views
+
+
+class ExportFormatConverter:
+    """Only the leaderboard's real export formats: ``leaderboard.pdf`` is a 404."""
+
+    regex = "|".join(exports.FORMATS)
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+register_converter(ExportFormatConverter, "export_format")
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("test-sets/new/", views.test_set_new, name="test_set_new"),
     path("test-sets/<int:pk>/", views.test_set_detail, name="test_set_detail"),
     path(
-        "test-sets/<int:pk>/leaderboard.<str:fmt>",
+        "test-sets/<int:pk>/leaderboard.<export_format:fmt>",
         views.test_set_export,
         name="test_set_export",
     ),
     path("test-sets/<int:pk>/outputs/new/", views.output_new, name="output_new"),
-    path("test-sets/<int:pk>/rescore/", views.test_set_rescore, name="test_set_rescore"),
+    path(
+        "test-sets/<int:pk>/rescore/", views.test_set_rescore, name="test_set_rescore"
+    ),
     path("jobs/<int:pk>/", views.job_detail, name="job_detail"),
     path("jobs/<int:pk>/status.json", views.job_status, name="job_status"),
+    path("jobs/<int:pk>/retry/", job_views.job_retry, name="job_retry"),
 ]

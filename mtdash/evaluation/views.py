@@ -4,21 +4,22 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse, JsonResponse
+from django.http import Http404
 from django.shortcuts import redirect, render
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods
 
+from mtdash.common.responses import download_response, job_status_response
 from mtdash.evaluation import access, exports
-from mtdash.evaluation.figures import leaderboard_figure
 from mtdash.evaluation.forms import (
     MetricSelectionForm,
     SystemOutputUploadForm,
     TestSetUploadForm,
 )
 from mtdash.evaluation.models import ScoringJob
-from mtdash.evaluation.services.leaderboard import build_leaderboard
+from mtdash.evaluation.services.leaderboard import build_leaderboard, metric_decimals
+from mtdash.evaluation.services.leaderboard_page import leaderboard_fragment
 from mtdash.evaluation.services.scoring_jobs import rescore_test_set
-from mtdash.evaluation.services.uploads import create_system_output, create_test_set
 
 
 def _bound(request) -> tuple:
@@ -33,7 +34,9 @@ def home(request):
     jobs = ScoringJob.objects.filter(output__test_set__in=test_sets).select_related(
         "output__system", "output__test_set"
     )[:10]
-    return render(request, "evaluation/home.html", {"test_sets": test_sets, "jobs": jobs})
+    return render(
+        request, "evaluation/home.html", {"test_sets": test_sets, "jobs": jobs}
+    )
 
 
 @login_required
@@ -42,23 +45,28 @@ def test_set_new(request):
     teams = access.teams_of(request.user)
     form = TestSetUploadForm(*_bound(request), teams=teams)
     if request.method == "POST" and form.is_valid():
-        test_set = create_test_set(form.cleaned_data["team"], request.user, form.test_set_data)
-        return redirect(test_set)
-    return render(request, "evaluation/test_set_new.html", {"form": form, "teams": teams})
+        test_set = form.save(request.user)
+        if test_set is not None:
+            return redirect(test_set)
+    return render(
+        request, "evaluation/test_set_new.html", {"form": form, "teams": teams}
+    )
 
 
 @login_required
 @require_GET
 def test_set_detail(request, pk: int):
     test_set = access.get_test_set(request.user, pk)
-    leaderboard = build_leaderboard(test_set, rank_by=request.GET.get("metric"))
+    fragment = leaderboard_fragment(test_set, request.GET.get("metric"))
     context = {
         "test_set": test_set,
-        "leaderboard": leaderboard,
-        "figure": leaderboard_figure(leaderboard),
+        "leaderboard_html": mark_safe(fragment.html),  # rendered with autoescape
+        "figure": fragment.has_figure,
         "rescore_form": MetricSelectionForm(test_set=test_set),
         "n_segments": test_set.segments.count(),
-        "reference_labels": list(test_set.reference_sets.values_list("label", flat=True)),
+        "reference_labels": list(
+            test_set.reference_sets.values_list("label", flat=True)
+        ),
     }
     return render(request, "evaluation/test_set_detail.html", context)
 
@@ -66,16 +74,15 @@ def test_set_detail(request, pk: int):
 @login_required
 @require_GET
 def test_set_export(request, pk: int, fmt: str):
+    """The leaderboard as a download, ranked like the page (``?metric=``)."""
+    render_export = exports.FORMATS.get(fmt)
+    if render_export is None:  # the URL admits only known formats; a backstop
+        raise Http404(f"no leaderboard export in {fmt!r}")
     test_set = access.get_test_set(request.user, pk)
     leaderboard = build_leaderboard(test_set, rank_by=request.GET.get("metric"))
-    if fmt == "csv":
-        body, content_type = exports.leaderboard_csv(leaderboard), "text/csv"
-    else:
-        body, content_type = exports.leaderboard_latex(leaderboard), "application/x-latex"
-    response = HttpResponse(body, content_type=f"{content_type}; charset=utf-8")
-    filename = f"leaderboard-{test_set.pk}.{'csv' if fmt == 'csv' else 'tex'}"
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
+    return download_response(
+        render_export(leaderboard), f"leaderboard-{test_set.pk}.{fmt}"
+    )
 
 
 @login_required
@@ -84,16 +91,12 @@ def output_new(request, pk: int):
     test_set = access.get_test_set(request.user, pk)
     form = SystemOutputUploadForm(*_bound(request), test_set=test_set)
     if request.method == "POST" and form.is_valid():
-        job = create_system_output(
-            test_set,
-            request.user,
-            form.cleaned_data["system_name"],
-            form.hypotheses,
-            system_description=form.cleaned_data.get("system_description", ""),
-            metrics=form.cleaned_data["metric_specs"],
-        )
-        return redirect(job)
-    return render(request, "evaluation/output_new.html", {"form": form, "test_set": test_set})
+        job = form.save(request.user)
+        if job is not None:
+            return redirect(job)
+    return render(
+        request, "evaluation/output_new.html", {"form": form, "test_set": test_set}
+    )
 
 
 @login_required
@@ -103,10 +106,16 @@ def test_set_rescore(request, pk: int):
     test_set = access.get_test_set(request.user, pk)
     form = MetricSelectionForm(*_bound(request), test_set=test_set)
     if request.method == "POST" and form.is_valid():
-        jobs = rescore_test_set(test_set, request.user, form.cleaned_data["metric_specs"])
+        jobs = rescore_test_set(
+            test_set, request.user, form.cleaned_data["metric_specs"]
+        )
         messages.success(request, f"Queued {len(jobs)} scoring jobs.")
         return redirect(test_set)
-    return render(request, "evaluation/test_set_rescore.html", {"form": form, "test_set": test_set})
+    return render(
+        request,
+        "evaluation/test_set_rescore.html",
+        {"form": form, "test_set": test_set},
+    )
 
 
 @login_required
@@ -115,7 +124,10 @@ def job_detail(request, pk: int):
     job = access.get_job(request.user, pk)
     scores = []
     if job.status == ScoringJob.Status.SUCCEEDED:
-        scores = job.output.corpus_scores.filter(metric__in=job.metrics)
+        scores = [
+            (score, metric_decimals(score.metric))
+            for score in job.output.corpus_scores.filter(metric__in=job.metrics)
+        ]
     return render(request, "evaluation/job_detail.html", {"job": job, "scores": scores})
 
 
@@ -123,12 +135,4 @@ def job_detail(request, pk: int):
 @require_GET
 def job_status(request, pk: int):
     """Polled by the job page while the job runs."""
-    job = access.get_job(request.user, pk)
-    return JsonResponse(
-        {
-            "status": job.status,
-            "progress": job.progress,
-            "error_message": job.error_message,
-            "finished": job.is_finished,
-        }
-    )
+    return job_status_response(access.get_job(request.user, pk))

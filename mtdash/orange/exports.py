@@ -6,7 +6,13 @@ import csv
 import io
 from collections.abc import Iterable, Sequence
 
-from mtdash.evaluation.exports import fixed_2, latex_escape, plain_number
+from mtdash.common.exports import (
+    fixed,
+    latex_escape,
+    one_line,
+    plain_number,
+    spreadsheet_text,
+)
 from mtdash.orange.models import OrangeJob, OrangeScore
 
 CSV_COLUMNS = (
@@ -30,7 +36,10 @@ def settings_line(job: OrangeJob) -> str:
 def orange_csv(
     job: OrangeJob, scores: Sequence[OrangeScore], best: Iterable[str]
 ) -> str:
-    """One row per metric; ORANGE in percent, ranks 1-based, CIs 95% bootstrap."""
+    """One row per metric; ORANGE in percent, ranks 1-based, CIs 95% bootstrap.
+
+    Text cells that a spreadsheet would run as a formula get a leading ``'``.
+    """
     best = set(best)
     buffer = io.StringIO()
     writer = csv.writer(buffer)
@@ -38,15 +47,15 @@ def orange_csv(
     for score in scores:
         writer.writerow(
             [
-                score.metric, repr(score.orange), repr(score.avg_rank),
+                spreadsheet_text(score.metric), repr(score.orange), repr(score.avg_rank),
                 plain_number(score.ci_low), plain_number(score.ci_high),
                 plain_number(score.orange_ci_low), plain_number(score.orange_ci_high),
                 score.n_sentences, score.n_short, score.max_candidates,
                 score.n_sentences_above, score.n_candidates_above,
-                "yes" if score.metric in best else "", score.signature,
+                "yes" if score.metric in best else "", spreadsheet_text(score.signature),
             ]
         )  # fmt: skip
-    writer.writerow(["# " + settings_line(job)])
+    writer.writerow(["# " + one_line(settings_line(job))])
     return buffer.getvalue()
 
 
@@ -55,8 +64,11 @@ def orange_latex(
 ) -> str:
     """A booktabs table (Method, ORANGE, Avg Rank, 95%-CI-L, 95%-CI-U), best in bold."""
     best = set(best)
-    lines = [f"% {settings_line(job)}"]
-    lines += [f"% {score.metric}: {score.signature}" for score in scores]
+    # Comments end at a line break: a name typed with one must not end it.
+    lines = [f"% {one_line(settings_line(job))}"]
+    lines += [
+        f"% {one_line(score.metric)}: {one_line(score.signature)}" for score in scores
+    ]
     lines += [
         r"\begin{tabular}{lrrrr}",
         r"\toprule",
@@ -67,9 +79,9 @@ def orange_latex(
         cells = [
             latex_escape(score.metric),
             f"{score.orange:.2f}\\%",
-            fixed_2(score.avg_rank),
-            fixed_2(score.ci_low),
-            fixed_2(score.ci_high),
+            fixed(score.avg_rank, 2),
+            fixed(score.ci_low, 2),
+            fixed(score.ci_high, 2),
         ]
         if score.metric in best:
             cells = [rf"\textbf{{{cell}}}" for cell in cells]

@@ -1,12 +1,16 @@
 """Plotly figures as plain dicts, built from ORANGE results (no browser needed).
 
 The job page hands them to Plotly.js with ``json_script``; tests inspect the dicts.
+Metric specs are user-written: they go through ``chart_text``, since Plotly
+renders a little HTML in legends and hover labels.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from typing import Protocol
+
+from mtdash.common.exports import chart_text
 
 # Plotly's default qualitative colours, so lines keep their colour whatever the order.
 _COLOURS = (
@@ -35,19 +39,20 @@ def orange_curve_figure(
     data = []
     for position, result in enumerate(results):
         is_best = result.metric in best
+        label = chart_text(result.metric)
         points = list(result.curve)
         data.append(
             {
                 "type": "scatter",
                 "mode": "lines+markers" if len(points) <= 40 else "lines",
-                "name": f"{result.metric} (best)" if is_best else result.metric,
+                "name": f"{label} (best)" if is_best else label,
                 "x": [int(n) for n, _ in points],
                 "y": [float(value) for _, value in points],
                 "line": {
                     "width": 4 if is_best else 2,
                     "color": _COLOURS[position % len(_COLOURS)],
                 },
-                "hovertemplate": f"{result.metric}<br>first %{{x}} candidates: "
+                "hovertemplate": f"{_template_text(label)}<br>first %{{x}} candidates: "
                 "%{y:.2f}%<extra></extra>",
             }
         )
@@ -66,6 +71,12 @@ def orange_curve_figure(
             "height": 460,
         },
     }
+
+
+def _template_text(text: str) -> str:
+    """Plain text inside a hovertemplate, where ``%{…}`` would be a variable:
+    the brace becomes an entity, which Plotly prints as a brace."""
+    return text.replace("%{", "%&#123;")
 
 
 def _size_axis(largest: int) -> dict:

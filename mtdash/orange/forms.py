@@ -4,21 +4,26 @@ the metrics and options of an ORANGE job."""
 from __future__ import annotations
 
 from django import forms
-from django.conf import settings
 
+from mtdash.common.forms import MetricSpecsForm
+from mtdash.common.metric_specs import check_metric_specs
+from mtdash.common.upload_checks import UploadProblem, check_size
 from mtdash.evaluation.models import TestSet
-from mtdash.evaluation.services.metric_choices import metric_choices, parse_metric_specs
-from mtdash.evaluation.services.textfiles import UploadProblem
-from mtdash.orange.models import NBestList
-from mtdash.orange.services.nbest_uploads import parse_nbest_upload, references_problem
+from mtdash.evaluation.services.uploads import AlreadyExists
+from mtdash.orange.models import NBestList, OrangeScore
+from mtdash.orange.services.nbest_uploads import (
+    create_nbest_list,
+    parse_nbest_upload,
+    references_problem,
+)
 from mtdash.orange.services.orange_jobs import check_orange_metrics
-from scoring import MetricError
-from scoring.orange_run import OrangeOptions
+from scoring.orange import OrangeOptions
 
 
 class NBestUploadForm(forms.Form):
     nbest_file = forms.FileField(
         label="n-best file",
+        allow_empty_file=True,
         help_text="Moses format, one candidate a line: "
         "id ||| hypothesis ||| features ||| score. "
         "The id is the segment's line number counted from 0; any number of candidates "
@@ -48,39 +53,43 @@ class NBestUploadForm(forms.Form):
         name = (cleaned.get("name") or "").strip() or uploaded.name[:200]
         cleaned["name"] = name
         if NBestList.objects.filter(test_set=self.test_set, name=name).exists():
-            self.add_error(
-                "name", f"This test set already has an n-best list named “{name}”."
-            )
+            self._name_taken(name)
             return cleaned
-        limit = settings.MTDASH_MAX_UPLOAD_BYTES
         try:
-            if uploaded.size > limit:
-                raise UploadProblem(
-                    uploaded.name,
-                    None,
-                    f"the file is {uploaded.size:,} bytes; the limit is {limit:,}",
-                )
+            check_size(uploaded)
             n_segments = self.test_set.segments.count()
             self.parsed = parse_nbest_upload(uploaded.read(), uploaded.name, n_segments)
         except UploadProblem as problem:
             self.add_error(None, str(problem))
         return cleaned
 
+    def _name_taken(self, name: str) -> None:
+        self.add_error(
+            "name", f"This test set already has an n-best list named “{name}”."
+        )
 
-class OrangeJobForm(forms.Form):
+    def save(self, user) -> NBestList | None:
+        """Store the valid list; None (and a form error) if an identical upload
+        took the name since ``clean`` looked (its artifact is removed again)."""
+        name = self.cleaned_data["name"]
+        try:
+            return create_nbest_list(
+                self.test_set,
+                user,
+                name,
+                self.parsed,
+                description=self.cleaned_data["description"],
+            )
+        except AlreadyExists:
+            self._name_taken(name)
+            return None
+
+
+class OrangeJobForm(MetricSpecsForm):
     """Metrics (registry specs, checked like every other upload's) and options."""
 
-    metrics = forms.MultipleChoiceField(
-        choices=(),
-        required=False,
-        widget=forms.CheckboxSelectMultiple,
-        initial=["bleu"],
-    )
-    more_metrics = forms.CharField(
-        required=False,
-        label="Metrics with parameters",
-        help_text="e.g. bleu:n=6 rouge-w:w=1.2 rouge-s:d=4 (separated by spaces).",
-    )
+    metric_examples = "bleu:n=6 rouge-w:w=1.2 rouge-s:d=4"
+
     all_references = forms.BooleanField(
         required=False,
         label="Score candidates against all references",
@@ -97,19 +106,10 @@ class OrangeJobForm(forms.Form):
     )  # fmt: skip
     seed = forms.IntegerField(min_value=0, max_value=2**31 - 1, initial=1)
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["metrics"].choices = metric_choices()
-
-    def clean(self):
-        cleaned = super().clean()
-        specs = list(cleaned.get("metrics") or [])
-        specs += parse_metric_specs(cleaned.get("more_metrics", ""))
-        try:
-            cleaned["metric_specs"] = check_orange_metrics(specs)
-        except MetricError as error:
-            self.add_error("more_metrics" if specs else "metrics", str(error))
-        return cleaned
+    def check_metric_specs(self, specs: list[str]) -> list[str]:
+        longest = OrangeScore._meta.get_field("metric").max_length
+        check_metric_specs(specs, has_document_ids=True, max_length=longest)
+        return check_orange_metrics(specs)
 
     @property
     def options(self) -> OrangeOptions:

@@ -9,11 +9,14 @@ claimed or done, the job's status, and the merged per-metric results.
 from __future__ import annotations
 
 import math
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
+from mtdash.common.jobs import Job, JobQuerySet, status_field
+from mtdash.common.queueing import send_job_tasks
 from mtdash.evaluation.models import TestSet
 from scoring.orange import OrangeResult
 
@@ -61,8 +64,12 @@ class NBestList(models.Model):
         return reverse("nbest_detail", args=[self.pk])
 
 
-class OrangeJob(models.Model):
-    """ORANGE of some metrics over one n-best list, computed chunk by chunk."""
+class OrangeJob(Job):
+    """ORANGE of some metrics over one n-best list, computed chunk by chunk.
+
+    The job itself is never sent to a worker: its chunks are, and the task
+    that finishes the last chunk claims the merge (``running → merging``).
+    """
 
     class Status(models.TextChoices):
         QUEUED = "queued", "Queued"
@@ -86,23 +93,40 @@ class OrangeJob(models.Model):
     n_bootstrap = models.PositiveIntegerField(default=1000)
     seed = models.PositiveIntegerField(default=1)
     n_chunks = models.PositiveIntegerField()
-    status = models.CharField(
-        max_length=10, choices=Status.choices, default=Status.QUEUED
-    )
+    status = status_field(Status)
     progress = models.PositiveSmallIntegerField(
         default=0, help_text="0–100, from finished chunks"
     )
-    error_message = models.TextField(blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+
+    # Only the merge is leased: while chunks run, they hold the leases.
+    leased_statuses = (Status.MERGING,)
 
     class Meta:
         ordering = ["-created_at"]
         verbose_name = "ORANGE job"
+
+    @classmethod
+    def recover(cls, now: datetime) -> int:
+        """Wake jobs whose merge nobody runs: every chunk done but the job
+        still running a lease's time later (the last chunk's worker died
+        before claiming the merge), or merging under an expired lease. One
+        chunk task is sent; it finds its chunk done and claims the merge."""
+        quiet_since = now - timedelta(seconds=settings.MTDASH_JOB_LEASE_SECONDS)
+        unmerged = (
+            cls.objects.filter(status=cls.Status.RUNNING)
+            .exclude(chunks__status__in=OrangeChunk.unfinished_statuses())
+            .exclude(chunks__finished_at__gte=quiet_since)
+        )
+        ids = set(unmerged.values_list("pk", flat=True))
+        ids |= set(cls.objects.all().lease_expired(now).values_list("pk", flat=True))
+        first_chunks = [
+            OrangeChunk.objects.filter(job_id=pk).order_by("index").first()
+            for pk in sorted(ids)
+        ]
+        return send_job_tasks(OrangeChunk, [c.pk for c in first_chunks if c])
 
     def __str__(self) -> str:
         return f"ORANGE job {self.pk} ({self.status}) on {self.nbest}"
@@ -111,17 +135,16 @@ class OrangeJob(models.Model):
         return reverse("orange_job_detail", args=[self.pk])
 
     @property
-    def is_finished(self) -> bool:
-        return self.status in (self.Status.SUCCEEDED, self.Status.FAILED)
-
-    @property
     def artifact(self) -> str:
         """Directory of the chunks' partial results, relative to MTDASH_ARTIFACT_DIR."""
         return f"orange/jobs/{self.pk}"
 
 
-class OrangeChunk(models.Model):
-    """Sentences ``first`` ≤ s < ``stop`` (positions in the n-best list) of a job."""
+class OrangeChunk(Job):
+    """Sentences ``first`` ≤ s < ``stop`` (positions in the n-best list) of a job.
+
+    The unit a worker claims; ``attempts`` and ``claimed_by`` record each claim.
+    """
 
     class Status(models.TextChoices):
         QUEUED = "queued", "Queued"
@@ -129,20 +152,15 @@ class OrangeChunk(models.Model):
         DONE = "done", "Done"
         FAILED = "failed", "Failed"
 
+    task_name = "mtdash.orange.tasks.rank_orange_chunk"
+    succeeded_status = Status.DONE
+    job_noun = "chunk"
+
     job = models.ForeignKey(OrangeJob, on_delete=models.CASCADE, related_name="chunks")
     index = models.PositiveIntegerField()
     first = models.PositiveIntegerField()
     stop = models.PositiveIntegerField()
-    status = models.CharField(
-        max_length=10, choices=Status.choices, default=Status.QUEUED
-    )
-    attempts = models.PositiveSmallIntegerField(default=0)
-    claimed_by = models.CharField(
-        max_length=200, blank=True, help_text="host:pid of the worker"
-    )
-    error_message = models.TextField(blank=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    status = status_field(Status)
 
     class Meta:
         ordering = ["index"]
@@ -150,6 +168,38 @@ class OrangeChunk(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["job", "index"], name="orange_chunk_index")
         ]
+
+    @classmethod
+    def unfinished_statuses(cls) -> tuple[str, ...]:
+        return (cls.Status.QUEUED, cls.Status.RUNNING, cls.Status.FAILED)
+
+    @classmethod
+    def sweepable(cls) -> JobQuerySet:
+        """Chunks of jobs still alive: those of a failed job wait for a retry."""
+        return cls.objects.filter(
+            job__status__in=(OrangeJob.Status.QUEUED, OrangeJob.Status.RUNNING)
+        )
+
+    @classmethod
+    def gave_up(cls, pk: int, message: str) -> None:
+        """A chunk out of attempts fails its job, saying which chunk."""
+        chunk = cls.objects.select_related("job").get(pk=pk)
+        OrangeJob.objects.filter(pk=chunk.job_id).exclude(
+            status__in=OrangeJob.finished_statuses()
+        ).update(
+            status=OrangeJob.Status.FAILED,
+            error_message=f"{chunk.where}: {message}",
+            finished_at=chunk.finished_at,
+            lease_expires_at=None,
+        )
+
+    @property
+    def where(self) -> str:
+        """Which part of the job this chunk is, for failure messages."""
+        return (
+            f"chunk {self.index + 1} of {self.job.n_chunks} "
+            f"(n-best sentences {self.first + 1}–{self.stop})"
+        )
 
     def __str__(self) -> str:
         span = f"sentences {self.first}–{self.stop - 1}"

@@ -2,18 +2,12 @@
 
 from __future__ import annotations
 
-from celery import shared_task
+from mtdash.common.task_options import job_task
+from mtdash.orange.models import OrangeChunk
+from mtdash.orange.services.orange_jobs import run_orange_chunk
 
-from mtdash.orange.services.orange_jobs import TRANSIENT_ERRORS, run_orange_chunk
 
-
-@shared_task(
-    acks_late=True,
-    autoretry_for=TRANSIENT_ERRORS,
-    retry_backoff=True,
-    retry_backoff_max=300,
-    max_retries=5,
-)
+@job_task(OrangeChunk.task_name)
 def rank_orange_chunk(chunk_id: int) -> bool:
     """Rank one chunk of an ORANGE job; the last chunk done merges the job.
 

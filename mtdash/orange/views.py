@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from mtdash.common.responses import download_response, job_status_response
 from mtdash.evaluation import access as evaluation_access
 from mtdash.orange import access, exports
 from mtdash.orange.figures import orange_curve_figure
 from mtdash.orange.forms import NBestUploadForm, OrangeJobForm
 from mtdash.orange.models import OrangeJob
-from mtdash.orange.services.nbest_uploads import create_nbest_list, references_problem
+from mtdash.orange.services.nbest_uploads import references_problem
 from mtdash.orange.services.orange_jobs import create_orange_job, retry_orange_job
 from mtdash.orange.services.results import above_reference_page, best_metrics
 
@@ -52,15 +53,9 @@ def nbest_new(request, pk: int):
     test_set = evaluation_access.get_test_set(request.user, pk)
     form = NBestUploadForm(*_bound(request), test_set=test_set)
     if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        nbest = create_nbest_list(
-            test_set,
-            request.user,
-            data["name"],
-            form.parsed,
-            description=data["description"],
-        )
-        return redirect(nbest)
+        nbest = form.save(request.user)
+        if nbest is not None:
+            return redirect(nbest)
     context = {
         "form": form,
         "test_set": test_set,
@@ -123,15 +118,7 @@ def orange_job_detail(request, pk: int):
 @require_GET
 def orange_job_status(request, pk: int):
     """Polled by the job page while the job runs."""
-    job = access.get_job(request.user, pk)
-    return JsonResponse(
-        {
-            "status": job.status,
-            "progress": job.progress,
-            "error_message": job.error_message,
-            "finished": job.is_finished,
-        }
-    )
+    return job_status_response(access.get_job(request.user, pk))
 
 
 @login_required
@@ -142,16 +129,8 @@ def orange_job_export(request, pk: int, fmt: str):
         raise Http404("no ORANGE results to export")
     scores = list(job.scores.defer("above_reference"))
     best = best_metrics(scores)
-    if fmt == "csv":
-        body, content_type = exports.orange_csv(job, scores, best), "text/csv"
-    else:
-        body, content_type = (
-            exports.orange_latex(job, scores, best),
-            "application/x-latex",
-        )
-    response = HttpResponse(body, content_type=f"{content_type}; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="orange-{job.pk}.{fmt}"'
-    return response
+    write = exports.orange_csv if fmt == "csv" else exports.orange_latex
+    return download_response(write(job, scores, best), f"orange-{job.pk}.{fmt}")
 
 
 @login_required

@@ -30,14 +30,23 @@ def browser():
     options.binary_location = chromium
     # This machine has no internet: switch off everything that phones home.
     for flag in (
-        "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-        "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--window-size=1280,1000",
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--window-size=1280,1000",
     ):
         options.add_argument(flag)
     profile = tempfile.mkdtemp(prefix="mtdash-chromium-")
     options.add_argument(f"--user-data-dir={profile}")
-    driver = webdriver.Chrome(service=Service(executable_path=driver_path), options=options)
+    driver = webdriver.Chrome(
+        service=Service(executable_path=driver_path), options=options
+    )
     driver.set_page_load_timeout(60)
     yield driver
     driver.quit()

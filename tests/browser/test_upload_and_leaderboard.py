@@ -29,15 +29,23 @@ def test_a_user_uploads_and_sees_the_leaderboard_with_its_chart(
     browser.find_element(By.ID, "id_username").send_keys(owner.username)
     browser.find_element(By.ID, "id_password").send_keys(PASSWORD)
     browser.find_element(By.ID, "login-submit").click()
-    wait.until(EC.presence_of_element_located((By.LINK_TEXT, "Upload a test set"))).click()
+    wait.until(
+        EC.presence_of_element_located((By.LINK_TEXT, "Upload a test set"))
+    ).click()
 
     browser.find_element(By.ID, "id_name").send_keys("browser toy")
-    browser.find_element(By.ID, "id_source_file").send_keys(write(tmp_path, "src.fr", SOURCES))
-    references = write(tmp_path, "ref.A.en", REFS_A) + "\n" + write(tmp_path, "ref.B.en", REFS_B)
+    browser.find_element(By.ID, "id_source_file").send_keys(
+        write(tmp_path, "src.fr", SOURCES)
+    )
+    references = (
+        write(tmp_path, "ref.A.en", REFS_A) + "\n" + write(tmp_path, "ref.B.en", REFS_B)
+    )
     browser.find_element(By.ID, "id_reference_files").send_keys(references)
     browser.find_element(By.CSS_SELECTOR, "#test-set-form button[type=submit]").click()
 
-    wait.until(EC.presence_of_element_located((By.LINK_TEXT, "Upload a system output"))).click()
+    wait.until(
+        EC.presence_of_element_located((By.LINK_TEXT, "Upload a system output"))
+    ).click()
     browser.find_element(By.ID, "id_system_name").send_keys("my-system")
     browser.find_element(By.ID, "id_hypothesis_file").send_keys(
         write(tmp_path, "hyp.en", HYPOTHESES)
@@ -52,7 +60,13 @@ def test_a_user_uploads_and_sees_the_leaderboard_with_its_chart(
     table = wait.until(EC.presence_of_element_located((By.ID, "leaderboard")))
     assert "my-system" in table.text
     # Plotly has drawn the bar chart (an SVG inside the chart container).
-    wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "#leaderboard-chart .main-svg")))
-    bar_labels = browser.find_elements(By.CSS_SELECTOR, "#leaderboard-chart .ytick text")
+    wait.until(
+        EC.presence_of_element_located(
+            (By.CSS_SELECTOR, "#leaderboard-chart .main-svg")
+        )
+    )
+    bar_labels = browser.find_elements(
+        By.CSS_SELECTOR, "#leaderboard-chart .ytick text"
+    )
     assert [label.text for label in bar_labels] == ["my-system"]
     browser.save_screenshot(str(tmp_path / "leaderboard.png"))

@@ -22,7 +22,9 @@ def wait_for(job_id: int, timeout: float = 60.0) -> ScoringJob:
         if job.is_finished:
             return job
         time.sleep(0.2)
-    raise AssertionError(f"job {job_id} did not finish in {timeout} s (status {job.status})")
+    raise AssertionError(
+        f"job {job_id} did not finish in {timeout} s (status {job.status})"
+    )
 
 
 def test_an_uploaded_output_is_scored_by_the_worker(
@@ -42,11 +44,15 @@ def test_an_uploaded_output_is_scored_by_the_worker(
     assert job.status == ScoringJob.Status.SUCCEEDED, job.error_message
     assert job.progress == 100
     expected = sacrebleu.corpus_bleu(HYPOTHESES, test_set.reference_streams()).score
-    assert CorpusScore.objects.get(output=job.output).score == pytest.approx(expected, abs=1e-4)
+    assert CorpusScore.objects.get(output=job.output).score == pytest.approx(
+        expected, abs=1e-4
+    )
     assert celery_worker_process.poll() is None
 
 
-def test_the_worker_records_a_failure_on_the_job(owner, test_set, celery_worker_process):
+def test_the_worker_records_a_failure_on_the_job(
+    owner, test_set, celery_worker_process
+):
     from mtdash.evaluation.services.uploads import create_system_output
 
     job = create_system_output(
@@ -54,4 +60,7 @@ def test_the_worker_records_a_failure_on_the_job(owner, test_set, celery_worker_
     )
     job = wait_for(job.pk)
     assert job.status == ScoringJob.Status.FAILED
-    assert "n" in job.error_message and job.error_message
+    assert job.error_message.startswith(
+        "MetricError: bad value 'zero' for parameter 'n' of metric 'bleu'"
+    )
+    assert job.started_at <= job.finished_at

@@ -1,7 +1,7 @@
 """ORANGE chunks ranked by real Celery workers through a real Redis.
 
 Two worker processes share the chunks of one job; the merged result must
-equal one ``scoring.orange_run.orange`` run. Artifacts go to the default
+equal one ``scoring.orange.orange_for_metric`` run. Artifacts go to the default
 directory because the workers, separate processes, read it from there.
 """
 
@@ -12,7 +12,7 @@ import pytest
 from mtdash.orange.models import OrangeChunk, OrangeJob
 from mtdash.orange.services.artifacts import CANDIDATES_FILE, artifact_path
 from mtdash.orange.services.orange_jobs import create_orange_job, queue_chunks
-from scoring.orange_run import OrangeOptions
+from scoring.orange import OrangeOptions
 from tests.support import services
 from tests.web.orange_support import (  # noqa: F401  (fixtures)
     TOY_NBEST,

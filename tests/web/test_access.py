@@ -31,7 +31,9 @@ def test_anonymous_users_cannot_upload_a_test_set(client, team):
 
 def test_anonymous_users_cannot_upload_a_system_output(client, test_set):
     url = reverse("output_new", args=[test_set.pk])
-    response = client.post(url, {"system_name": "x", "hypothesis_file": text_file("h", "a\nb\nc\n")})
+    response = client.post(
+        url, {"system_name": "x", "hypothesis_file": text_file("h", "a\nb\nc\n")}
+    )
     assert response.status_code == 302
     assert not ScoringJob.objects.exists()
 
@@ -42,7 +44,8 @@ def test_anonymous_users_cannot_see_a_job(client, job):
 
 
 @pytest.mark.parametrize(
-    "view", ["test_set_detail", "output_new"],
+    "view",
+    ["test_set_detail", "output_new"],
 )
 def test_outsiders_get_404_for_another_teams_test_set(client, outsider, test_set, view):
     client.login(username=outsider.username, password=PASSWORD)
@@ -55,7 +58,9 @@ def test_outsiders_get_404_for_another_teams_job(client, outsider, job):
     assert client.get(reverse("job_status", args=[job.pk])).status_code == 404
 
 
-def test_outsiders_do_not_see_another_teams_test_sets_listed(client, outsider, test_set):
+def test_outsiders_do_not_see_another_teams_test_sets_listed(
+    client, outsider, test_set
+):
     client.login(username=outsider.username, password=PASSWORD)
     assert test_set.name not in client.get(reverse("home")).content.decode()
 

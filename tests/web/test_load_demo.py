@@ -10,7 +10,10 @@ def test_the_demo_leaderboard_ranks_systems_in_their_intended_order(db, client):
     call_command("load_demo", "--score-now")
     test_set = TestSet.objects.get()
     leaderboard = build_leaderboard(test_set)
-    intended = [s.name for s in sorted(demo_systems(demo_test_set()), key=lambda s: s.intended_rank)]
+    intended = [
+        s.name
+        for s in sorted(demo_systems(demo_test_set()), key=lambda s: s.intended_rank)
+    ]
     assert test_set.segments.count() >= 40
     assert test_set.reference_sets.count() == 4
     assert len(intended) >= 6

@@ -1,9 +1,9 @@
 import pytest
 from django.urls import reverse
 
+from mtdash.common.metric_specs import parse_metric_specs
 from mtdash.evaluation.models import ScoringJob
 from mtdash.evaluation.services.leaderboard import build_leaderboard
-from mtdash.evaluation.services.metric_choices import parse_metric_specs
 from mtdash.evaluation.services.scoring_jobs import run_scoring_job
 from mtdash.evaluation.services.uploads import create_system_output
 from tests.conftest import PASSWORD
@@ -26,7 +26,10 @@ def post_output(client, test_set, **fields):
     "text, specs",
     [
         ("bleu", ["bleu"]),
-        ("bleu:n=2,smooth=none rouge-w:w=1.2, chrf", ["bleu:n=2,smooth=none", "rouge-w:w=1.2", "chrf"]),
+        (
+            "bleu:n=2,smooth=none rouge-w:w=1.2, chrf",
+            ["bleu:n=2,smooth=none", "rouge-w:w=1.2", "chrf"],
+        ),
         ("bleu,bleu:n=2\nbleu:n=3;", ["bleu", "bleu:n=2", "bleu:n=3"]),
         ("  ", []),
     ],
@@ -36,7 +39,9 @@ def test_it_splits_typed_metric_specs(text, specs):
 
 
 def test_it_scores_an_upload_with_the_chosen_metrics(client_owner, test_set):
-    post_output(client_owner, test_set, metrics=["bleu"], more_metrics="bleu:n=2 bleu:n=1")
+    post_output(
+        client_owner, test_set, metrics=["bleu"], more_metrics="bleu:n=2 bleu:n=1"
+    )
     assert ScoringJob.objects.get().metrics == ["bleu", "bleu:n=2", "bleu:n=1"]
 
 
@@ -49,7 +54,9 @@ def test_it_rejects_an_unknown_metric_and_lists_the_valid_ones(client_owner, tes
 
 
 def test_it_rejects_a_bad_parameter_and_lists_the_valid_ones(client_owner, test_set):
-    page = post_output(client_owner, test_set, more_metrics="bleu:n=zero").content.decode()
+    page = post_output(
+        client_owner, test_set, more_metrics="bleu:n=zero"
+    ).content.decode()
     assert "bleu:n=zero" in page and "valid parameters of bleu" in page
 
 
@@ -71,7 +78,9 @@ def test_rescoring_needs_at_least_one_metric(client_owner, test_set):
 
 def test_outsiders_cannot_rescore(client, outsider, test_set):
     client.login(username=outsider.username, password=PASSWORD)
-    response = client.post(reverse("test_set_rescore", args=[test_set.pk]), {"metrics": ["bleu"]})
+    response = client.post(
+        reverse("test_set_rescore", args=[test_set.pk]), {"metrics": ["bleu"]}
+    )
     assert response.status_code == 404
     assert not ScoringJob.objects.exists()
 
@@ -83,7 +92,12 @@ def test_the_leaderboard_ranks_by_the_metric_asked_for(test_set, owner):
     }
     for name, hypotheses in outputs.items():
         job = create_system_output(
-            test_set, owner, name, hypotheses, metrics=["bleu:n=1", "bleu:n=2"], queue=False
+            test_set,
+            owner,
+            name,
+            hypotheses,
+            metrics=["bleu:n=1", "bleu:n=2"],
+            queue=False,
         )
         run_scoring_job(job.pk)
     by_unigrams = build_leaderboard(test_set, rank_by="bleu:n=1")

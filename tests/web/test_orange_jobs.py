@@ -1,7 +1,7 @@
 """ORANGE jobs: metric checks, chunk planning, claiming, merging, failures, retries.
 
 The central check: a job split into chunks (ranked in any order, some of
-them twice) gives exactly the result of one ``scoring.orange_run.orange``
+them twice) gives exactly the result of one ``scoring.orange.orange_for_metric``
 call on the same data.
 """
 
@@ -21,7 +21,7 @@ from mtdash.orange.services.orange_jobs import (
     run_orange_job_now,
 )
 from scoring import MetricError
-from scoring.orange_run import OrangeOptions
+from scoring.orange import OrangeOptions
 from tests.conftest import PASSWORD
 from tests.web.orange_support import (  # noqa: F401  (fixtures)
     TOY_NBEST,

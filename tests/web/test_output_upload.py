@@ -14,7 +14,9 @@ def client_member(client, member):
 
 def post_output(client, test_set, content, name="sys1"):
     url = reverse("output_new", args=[test_set.pk])
-    return client.post(url, {"system_name": name, "hypothesis_file": text_file("hyp.en", content)})
+    return client.post(
+        url, {"system_name": name, "hypothesis_file": text_file("hyp.en", content)}
+    )
 
 
 def test_it_stores_the_output_and_queues_a_job_after_commit(
@@ -62,4 +64,6 @@ def test_it_rejects_a_second_output_of_the_same_system(client_member, test_set):
 
 def test_it_rejects_a_bare_carriage_return(client_member, test_set):
     response = post_output(client_member, test_set, "a\nb\rx\nc\n")
-    assert "hyp.en, line 2: contains a bare carriage return" in response.content.decode()
+    assert (
+        "hyp.en, line 2: contains a bare carriage return" in response.content.decode()
+    )

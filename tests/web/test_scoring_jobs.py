@@ -2,6 +2,7 @@
 
 import pytest
 import sacrebleu
+from django.urls import reverse
 
 from mtdash.evaluation.models import CorpusScore, ScoringJob, SegmentScore
 from mtdash.evaluation.services.scoring_jobs import run_scoring_job
@@ -27,7 +28,9 @@ def test_it_stores_corpus_and_sentence_bleu_equal_to_sacrebleu(job, test_set):
     assert score.score == pytest.approx(expected, abs=1e-4)
     assert score.signature.startswith("bleu|")
     sentence = [
-        sacrebleu.sentence_bleu(h, [r[i] for r in references], smooth_method="add-k").score
+        sacrebleu.sentence_bleu(
+            h, [r[i] for r in references], smooth_method="add-k"
+        ).score
         for i, h in enumerate(HYPOTHESES)
     ]
     stored = list(score.segment_scores.values_list("score", flat=True))
@@ -56,3 +59,16 @@ def test_a_failing_metric_marks_the_job_failed_with_its_message(job):
     assert "no-such-metric" in job.error_message
     assert "bleu" in job.error_message  # the message lists the valid names
     assert job.finished_at is not None
+
+
+def test_the_job_page_shows_each_score_with_the_decimals_of_its_scale(
+    job, client, owner
+):
+    ScoringJob.objects.filter(pk=job.pk).update(metrics=["bleu", "rouge-l"])
+    run_scoring_job(job.pk)
+    bleu = CorpusScore.objects.get(output=job.output, metric="bleu").score
+    rouge = CorpusScore.objects.get(output=job.output, metric="rouge-l").score
+    client.force_login(owner)
+    page = client.get(reverse("job_detail", args=[job.pk])).content.decode()
+    assert f'<td class="num">{bleu:.2f}</td>' in page  # 0-100
+    assert f'<td class="num">{rouge:.4f}</td>' in page  # 0-1

@@ -1,24 +1,75 @@
-"""The leaderboard of a test set: one row per system output, one column per metric."""
+"""The leaderboard of a test set: one row per system output, one column per metric.
+
+Columns are keyed by the canonical metric spec (``scoring.canonical_spec``),
+worked out here from whatever text a score was stored under, so ``BLEU``,
+``bleu`` and ``bleu:n=4`` are one column however they were typed or stored.
+Specs whose scores carry the same signature are one column too (a signature
+records every parameter that changes the number; ``meteor`` and
+``meteor:paraphrase=<a missing file>`` both say ``para:off``); the column is
+named after the shortest of them. When an output holds several scores for one
+column, the most recently computed one is shown.
+"""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
-from mtdash.evaluation.models import ScoringJob, SystemOutput, TestSet
-from scoring import get_metric
+from mtdash.evaluation.models import CorpusScore, ScoringJob, SystemOutput, TestSet
+from scoring import MetricError, canonical_spec, get_metric, list_metrics
+
+
+def decimals_for_scale(scale: float) -> int:
+    """Digits worth showing: 4 on the 0–1 scale, 2 on the 0–100 scale and for
+    NIST (unbounded, typically 5–12). Every view of a score (leaderboard page,
+    chart labels, LaTeX, job page) uses this; CSV keeps full precision."""
+    return 2 if scale >= 10 else 4
+
+
+def metric_decimals(spec: str) -> int:
+    """:func:`decimals_for_scale` of the metric ``spec`` names (2 if unknown)."""
+    try:
+        return decimals_for_scale(get_metric(spec).scale)
+    except MetricError:
+        return 2
 
 
 @dataclass(frozen=True)
 class MetricColumn:
-    name: str
-    signature: str
+    name: str  # the canonical spec, e.g. "bleu" or "rouge-s:d=9"
+    signature: str  # the signature most of the column's scores carry
     higher_is_better: bool
     scale: float  # scores lie in [0, scale]: 1.0 or 100.0 (NIST: unbounded)
+    # Every signature found in the column, ``signature`` first; more than one
+    # when outputs were scored by different versions.
+    signatures: tuple[str, ...] = ()
 
     @property
     def decimals(self) -> int:
-        """Digits worth showing: 2 on the 0–100 scale, 4 on the 0–1 scale."""
-        return 2 if self.scale >= 10 else 4
+        return decimals_for_scale(self.scale)
+
+    @property
+    def scale_label(self) -> str:
+        """``0–1``, ``0–100`` or ``≥ 0`` (NIST), for column headers."""
+        if math.isinf(self.scale):
+            return "≥ 0"
+        return f"0–{self.scale:g}"
+
+
+@dataclass(frozen=True)
+class LeaderboardCell:
+    """One score as a template shows it."""
+
+    value: float | None
+    column: MetricColumn
+    signature: str = ""
+
+    @property
+    def other_signature(self) -> bool:
+        """True when this score was computed under another signature than
+        most of its column (e.g. by an older version)."""
+        return bool(self.signature) and self.signature != self.column.signature
 
 
 @dataclass(frozen=True)
@@ -31,6 +82,8 @@ class LeaderboardRow:
     rank: int | None = None
     # Scores aligned with Leaderboard.columns (None where not scored yet).
     cells: tuple[float | None, ...] = ()
+    # The signature of each score, keyed like ``scores``.
+    signatures: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -43,55 +96,136 @@ class Leaderboard:
     def primary_metric(self) -> str | None:
         return self.columns[0].name if self.columns else None
 
-    def display_rows(self) -> list[tuple[LeaderboardRow, list[tuple[float | None, MetricColumn]]]]:
+    @property
+    def has_other_signatures(self) -> bool:
+        return any(len(column.signatures) > 1 for column in self.columns)
+
+    def display_rows(self) -> list[tuple[LeaderboardRow, list[LeaderboardCell]]]:
         """Each row with its cells paired with their columns, for templates."""
-        return [(row, list(zip(row.cells, self.columns))) for row in self.rows]
+        return [
+            (
+                row,
+                [
+                    LeaderboardCell(value, column, row.signatures.get(column.name, ""))
+                    for value, column in zip(row.cells, self.columns)
+                ],
+            )
+            for row in self.rows
+        ]
 
 
 def build_leaderboard(test_set: TestSet, rank_by: str | None = None) -> Leaderboard:
-    """Rows ranked by ``rank_by`` (default: BLEU if present, else the first
-    metric by name), best first; outputs without that score come last."""
-    outputs = (
-        SystemOutput.objects.filter(test_set=test_set)
-        .select_related("system")
-        .prefetch_related("corpus_scores")
-    )
+    """Rows ranked by ``rank_by`` (any spelling of a column's spec; default:
+    BLEU if present, else the first metric by name), best first; outputs
+    without that score come last."""
+    outputs = SystemOutput.objects.filter(test_set=test_set).select_related("system")
     latest_jobs = {}
-    for job in ScoringJob.objects.filter(output__test_set=test_set).order_by("created_at"):
+    for job in ScoringJob.objects.filter(output__test_set=test_set).order_by(
+        "created_at", "pk"
+    ):
         latest_jobs[job.output_id] = job
-    signatures: dict[str, str] = {}
+    stored = list(
+        CorpusScore.objects.filter(output__test_set=test_set)
+        .order_by("computed_at", "pk")
+        .values_list("output_id", "metric", "score", "signature")
+    )
+    column_of = _column_names(
+        [(metric, signature) for _, metric, _, signature in stored]
+    )
+    scores: dict[int, dict[str, float]] = {}
+    signatures: dict[int, dict[str, str]] = {}
+    for output_id, metric, score, signature in stored:  # oldest first: latest wins
+        name = column_of[metric, signature]
+        scores.setdefault(output_id, {})[name] = score
+        signatures.setdefault(output_id, {})[name] = signature
     rows = []
     for output in outputs:
-        scores = {}
-        for corpus_score in output.corpus_scores.all():
-            scores[corpus_score.metric] = corpus_score.score
-            signatures.setdefault(corpus_score.metric, corpus_score.signature)
         job = latest_jobs.get(output.pk)
         rows.append(
             LeaderboardRow(
                 system=output.system.name,
                 output_id=output.pk,
-                scores=scores,
+                scores=scores.get(output.pk, {}),
+                signatures=signatures.get(output.pk, {}),
                 job_status=job.status if job else "",
                 job_id=job.pk if job else None,
             )
         )
-    columns = tuple(_column(name, signatures[name]) for name in _column_order(signatures, rank_by))
-    return Leaderboard(test_set.pk, columns, _ranked(rows, columns))
-
-
-def _column_order(signatures: dict[str, str], rank_by: str | None) -> list[str]:
-    names = sorted(signatures)
-    primary = rank_by if rank_by in signatures else ("bleu" if "bleu" in names else None)
+    names = sorted(set(column_of.values()))
+    primary = _primary(names, column_of, rank_by)
     if primary:
         names.remove(primary)
         names.insert(0, primary)
-    return names
+    columns = tuple(_column(name, rows) for name in names)
+    return Leaderboard(test_set.pk, columns, _ranked(rows, columns))
 
 
-def _column(name: str, signature: str) -> MetricColumn:
-    metric = get_metric(name)
-    return MetricColumn(name, signature, metric.higher_is_better, float(metric.scale))
+def _column_names(stored: list[tuple[str, str]]) -> dict[tuple[str, str], str]:
+    """Map each stored (metric spec, signature) to its column's name.
+
+    Canonical specs that share a signature are joined (union-find); a group
+    is named after its shortest spec.
+    """
+    parent: dict[str, str] = {}
+
+    def root(spec: str) -> str:
+        while parent[spec] != spec:
+            parent[spec] = parent[parent[spec]]
+            spec = parent[spec]
+        return spec
+
+    spec_with_signature: dict[str, str] = {}
+    for metric, signature in stored:
+        spec = _canonical(metric)
+        parent.setdefault(spec, spec)
+        other = spec_with_signature.setdefault(signature, spec)
+        a, b = sorted((root(spec), root(other)), key=lambda s: (len(s), s))
+        parent[b] = a
+    return {
+        (metric, signature): root(_canonical(metric)) for metric, signature in stored
+    }
+
+
+@lru_cache(maxsize=1024)
+def _canonical(spec: str) -> str:
+    """The canonical spec; a spec the registry no longer reads stays as stored."""
+    try:
+        return canonical_spec(spec)
+    except MetricError:
+        return spec.strip()
+
+
+def _primary(
+    names: list[str], column_of: dict[tuple[str, str], str], rank_by: str | None
+) -> str | None:
+    if rank_by:
+        wanted = _canonical(rank_by)
+        by_spec = {_canonical(metric): name for (metric, _), name in column_of.items()}
+        if wanted in names or wanted in by_spec:
+            return by_spec.get(wanted, wanted)
+    return "bleu" if "bleu" in names else None
+
+
+def _column(name: str, rows: list[LeaderboardRow]) -> MetricColumn:
+    counts: dict[str, int] = {}
+    for row in rows:
+        if name in row.signatures:
+            signature = row.signatures[name]
+            counts[signature] = counts.get(signature, 0) + 1
+    signatures = tuple(sorted(counts, key=lambda s: (-counts[s], s)))
+    higher_is_better, scale = _direction_and_scale(name, signatures[0])
+    return MetricColumn(name, signatures[0], higher_is_better, scale, signatures)
+
+
+def _direction_and_scale(spec: str, signature: str) -> tuple[bool, float]:
+    try:
+        metric = get_metric(spec)
+        return metric.higher_is_better, float(metric.scale)
+    except MetricError:
+        # A spec this version cannot read: its signature still names the metric.
+        infos = {info.name: info for info in list_metrics()}
+        info = infos.get(signature.partition("|")[0])
+        return (info.higher_is_better, info.scale) if info else (True, 1.0)
 
 
 def _ranked(rows: list[LeaderboardRow], columns: tuple[MetricColumn, ...]):
@@ -100,7 +234,9 @@ def _ranked(rows: list[LeaderboardRow], columns: tuple[MetricColumn, ...]):
     primary = columns[0]
     sign = -1.0 if primary.higher_is_better else 1.0
     scored = [row for row in rows if primary.name in row.scores]
-    unscored = sorted((row for row in rows if primary.name not in row.scores), key=lambda r: r.system)
+    unscored = sorted(
+        (row for row in rows if primary.name not in row.scores), key=lambda r: r.system
+    )
     scored.sort(key=lambda row: (sign * row.scores[primary.name], row.system))
     ranks = [(rank, row) for rank, row in enumerate(scored, start=1)]
     ranks += [(None, row) for row in unscored]

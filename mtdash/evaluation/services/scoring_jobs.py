@@ -1,18 +1,26 @@
-"""Running scoring jobs: claim, compute with ``scoring``, save, report.
+"""Scoring jobs: create and queue them; run one (claim, compute with
+``scoring``, save, report).
 
-A job may be delivered twice (late acknowledgement, retries); claiming it
-with a conditional UPDATE makes the second delivery a no-op, and saving
-replaces earlier scores of the same metric instead of adding to them.
+A job may be delivered twice (late acknowledgement, retries, the sweeper);
+claiming it with a conditional UPDATE makes the second delivery a no-op while
+the first worker holds its lease, and saving replaces earlier scores of the
+same metric instead of adding to them, so a job re-run after its worker died
+leaves one score per metric. A worker that lost its lease saves nothing.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Sequence
 
-from django.db import InterfaceError, OperationalError, transaction
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
+from mtdash.common.queueing import send_job_tasks
+from mtdash.common.running import run_claimed
 from mtdash.evaluation.models import (
     CorpusScore,
     ScoringJob,
@@ -20,20 +28,16 @@ from mtdash.evaluation.models import (
     SystemOutput,
     TestSet,
 )
-from scoring import get_metric
+from scoring import MetricError, canonical_spec, get_metric
 
 logger = logging.getLogger(__name__)
 
 DEFAULT_METRICS = ("bleu",)
-# Faults worth a retry: the database or broker was briefly unreachable.
-TRANSIENT_ERRORS = (OperationalError, InterfaceError)
 
 
 def queue_scoring_job(job_id: int) -> None:
     """Send the job to a Celery worker."""
-    from mtdash.evaluation.tasks import score_output
-
-    score_output.delay(job_id)
+    send_job_tasks(ScoringJob, [job_id])
 
 
 def create_scoring_job(
@@ -41,45 +45,63 @@ def create_scoring_job(
 ) -> ScoringJob:
     """A job for ``output``, sent to Celery once the current transaction commits
     (so a worker never looks for rows that are not there yet)."""
-    job = ScoringJob.objects.create(output=output, metrics=list(metrics), created_by=user)
+    specs = list(dict.fromkeys(_canonical(spec) for spec in metrics))
+    job = ScoringJob.objects.create(output=output, metrics=specs, created_by=user)
     if queue:
         transaction.on_commit(lambda: queue_scoring_job(job.pk))
     return job
 
 
 @transaction.atomic
-def rescore_test_set(test_set: TestSet, user, metrics: Sequence[str]) -> list[ScoringJob]:
+def rescore_test_set(
+    test_set: TestSet, user, metrics: Sequence[str]
+) -> list[ScoringJob]:
     """One job per output of the test set, for the given metrics."""
     outputs = SystemOutput.objects.filter(test_set=test_set).order_by("pk")
     return [create_scoring_job(output, user, metrics) for output in outputs]
 
 
-def run_scoring_job(job_id: int) -> bool:
-    """Score a queued job; return False if another worker already has it."""
-    claimed = ScoringJob.objects.filter(id=job_id, status=ScoringJob.Status.QUEUED).update(
-        status=ScoringJob.Status.RUNNING, started_at=timezone.now(), progress=0
+def retry_scoring_job(job: ScoringJob) -> bool:
+    """Queue a failed job, or one whose worker's lease expired, again.
+
+    One conditional UPDATE decides: a job that succeeded, is queued, or whose
+    worker still holds its lease is left alone (False). The error, progress,
+    times and attempts start afresh; the message is sent once the current
+    transaction commits. Running it replaces the scores it saved before.
+    """
+    now = timezone.now()
+    retryable = Q(status=ScoringJob.Status.FAILED) | Q(
+        pk__in=ScoringJob.objects.filter(pk=job.pk).lease_expired(now)
     )
-    if not claimed:
+    requeued = (
+        ScoringJob.objects.filter(pk=job.pk)
+        .filter(retryable)
+        .update(
+            status=ScoringJob.Status.QUEUED,
+            progress=0,
+            error_message="",
+            attempts=0,
+            claimed_by="",
+            lease_expires_at=None,
+            started_at=None,
+            finished_at=None,
+        )
+    )
+    if requeued:
+        transaction.on_commit(lambda: queue_scoring_job(job.pk))
+    return bool(requeued)
+
+
+def run_scoring_job(job_id: int) -> bool:
+    """Score a queued job (or one whose worker's lease expired); return False
+    if another worker has it, it is finished, or it used up its attempts."""
+    jobs = ScoringJob.objects.filter(pk=job_id)
+    if not jobs.claim():
         logger.info("job %s is not queued any more; skipping", job_id)
         return False
-    job = ScoringJob.objects.select_related("output__test_set").get(id=job_id)
-    try:
-        _score(job)
-    except TRANSIENT_ERRORS:
-        # Hand the job back so the retry can claim it again.
-        ScoringJob.objects.filter(id=job_id).update(status=ScoringJob.Status.QUEUED)
-        raise
-    except Exception as error:  # noqa: BLE001 - any failure must reach the job page
-        logger.exception("job %s failed", job_id)
-        ScoringJob.objects.filter(id=job_id).update(
-            status=ScoringJob.Status.FAILED,
-            error_message=f"{type(error).__name__}: {error}",
-            finished_at=timezone.now(),
-        )
-        return True
-    ScoringJob.objects.filter(id=job_id).update(
-        status=ScoringJob.Status.SUCCEEDED, progress=100, finished_at=timezone.now()
-    )
+    job = jobs.select_related("output__test_set").get()
+    if run_claimed(jobs, lambda: _score(job)):
+        jobs.succeed()
     return True
 
 
@@ -91,6 +113,8 @@ def _score(job: ScoringJob) -> None:
     sources, document_ids = test_set.sources_and_document_ids()
     report = _progress_reporter(job.pk, len(job.metrics))
     for position, metric_name in enumerate(job.metrics):
+        if settings.MTDASH_JOB_TEST_DELAY_SECONDS and job.attempts == 1:
+            time.sleep(settings.MTDASH_JOB_TEST_DELAY_SECONDS)  # tests: kill me now
         metric = get_metric(metric_name)
         result = metric.score(
             hypotheses,
@@ -106,24 +130,26 @@ def _score(job: ScoringJob) -> None:
 
 def _progress_reporter(job_id: int, n_metrics: int) -> Callable[[int, float], None]:
     """Return report(metric_position, fraction) writing whole percents, rarely."""
+    jobs = ScoringJob.objects.filter(pk=job_id)
     last_written = [-1]
 
     def report(position: int, fraction: float) -> None:
         percent = int(100 * (position + min(max(fraction, 0.0), 1.0)) / n_metrics)
-        percent = min(percent, 99)  # 100 means saved, set when the job succeeds
         if percent > last_written[0]:
             last_written[0] = percent
-            ScoringJob.objects.filter(id=job_id).update(progress=percent)
+            jobs.report_progress(percent)
 
     return report
 
 
 @transaction.atomic
 def _save_result(job: ScoringJob, metric_name: str, result) -> None:
-    CorpusScore.objects.filter(output=job.output, metric=metric_name).delete()
+    spec = _canonical(metric_name)  # a job queued before specs were canonical
+    ScoringJob.objects.filter(pk=job.pk).hold_lease()  # else another worker has it
+    CorpusScore.objects.filter(output=job.output, metric=spec).delete()
     corpus_score = CorpusScore.objects.create(
         output=job.output,
-        metric=metric_name,
+        metric=spec,
         score=result.score,
         signature=result.signature,
         sentence_signature=result.sentence_signature or "",
@@ -137,3 +163,11 @@ def _save_result(job: ScoringJob, metric_name: str, result) -> None:
         batch_size=1000,
     )
 
+
+def _canonical(spec: str) -> str:
+    """Scores are stored under the canonical spec (``BLEU`` -> ``bleu``); a bad
+    spec stays as typed so that its job fails with the registry's message."""
+    try:
+        return canonical_spec(spec)
+    except MetricError:
+        return spec

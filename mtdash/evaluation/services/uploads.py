@@ -2,6 +2,11 @@
 
 Callers validate files first (``textfiles``); these functions write
 everything in one transaction, so a failure leaves nothing behind.
+
+The forms check that a name is free, but two identical uploads can both pass
+that check: the database's unique constraint then refuses the slower one,
+whose transaction is rolled back and which raises ``AlreadyExists`` for its
+form to show, instead of an ``IntegrityError`` (HTTP 500).
 """
 
 from __future__ import annotations
@@ -10,12 +15,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from mtdash.evaluation.models import (
     Hypothesis,
     ReferenceSegment,
     ReferenceSet,
+    ScoringJob,
     Segment,
     System,
     SystemOutput,
@@ -25,6 +31,10 @@ from mtdash.evaluation.services.scoring_jobs import DEFAULT_METRICS, create_scor
 from mtdash.teams.models import Team
 
 _BATCH = 1000
+
+
+class AlreadyExists(Exception):
+    """Another upload stored the same object first; nothing of this one is kept."""
 
 
 @dataclass(frozen=True)
@@ -41,9 +51,25 @@ class TestSetData:
     __test__ = False  # not a pytest test class
 
 
+def create_test_set(
+    team: Team, user: AbstractBaseUser | None, data: TestSetData
+) -> TestSet:
+    """Store a test set with its segments and reference sets.
+
+    Raise ``AlreadyExists`` if the team has a test set of that name by now.
+    """
+    try:
+        return _store_test_set(team, user, data)
+    except IntegrityError:
+        if TestSet.objects.filter(team=team, name=data.name).exists():
+            raise AlreadyExists(data.name) from None
+        raise
+
+
 @transaction.atomic
-def create_test_set(team: Team, user: AbstractBaseUser | None, data: TestSetData) -> TestSet:
-    """Store a test set with its segments and reference sets."""
+def _store_test_set(
+    team: Team, user: AbstractBaseUser | None, data: TestSetData
+) -> TestSet:
     test_set = TestSet.objects.create(
         team=team,
         name=data.name,
@@ -57,7 +83,9 @@ def create_test_set(team: Team, user: AbstractBaseUser | None, data: TestSetData
     Segment.objects.bulk_create(
         (
             Segment(test_set=test_set, index=i, source=text, document_id=doc)
-            for i, (text, doc) in enumerate(zip(data.sources, document_ids, strict=True))
+            for i, (text, doc) in enumerate(
+                zip(data.sources, document_ids, strict=True)
+            )
         ),
         batch_size=_BATCH,
     )
@@ -73,7 +101,6 @@ def create_test_set(team: Team, user: AbstractBaseUser | None, data: TestSetData
     return test_set
 
 
-@transaction.atomic
 def create_system_output(
     test_set: TestSet,
     user: AbstractBaseUser | None,
@@ -88,13 +115,51 @@ def create_system_output(
 
     With ``queue`` the job is sent to Celery only after the transaction
     commits, so a worker never looks for rows that are not there yet.
+    Raise ``AlreadyExists`` if the system has an output on the test set by now.
     """
+    try:
+        return _store_system_output(
+            test_set,
+            user,
+            system_name,
+            hypotheses,
+            system_description=system_description,
+            metrics=metrics,
+            queue=queue,
+        )
+    except IntegrityError:
+        taken = SystemOutput.objects.filter(
+            test_set=test_set, system__team=test_set.team, system__name=system_name
+        )
+        if taken.exists():
+            raise AlreadyExists(system_name) from None
+        raise
+
+
+@transaction.atomic
+def _store_system_output(
+    test_set: TestSet,
+    user: AbstractBaseUser | None,
+    system_name: str,
+    hypotheses: Sequence[str],
+    *,
+    system_description: str,
+    metrics: Sequence[str],
+    queue: bool,
+) -> ScoringJob:
     system, _ = System.objects.get_or_create(
-        team=test_set.team, name=system_name, defaults={"description": system_description}
+        team=test_set.team,
+        name=system_name,
+        defaults={"description": system_description},
     )
-    output = SystemOutput.objects.create(system=system, test_set=test_set, uploaded_by=user)
+    output = SystemOutput.objects.create(
+        system=system, test_set=test_set, uploaded_by=user
+    )
     Hypothesis.objects.bulk_create(
-        (Hypothesis(output=output, index=i, text=text) for i, text in enumerate(hypotheses)),
+        (
+            Hypothesis(output=output, index=i, text=text)
+            for i, text in enumerate(hypotheses)
+        ),
         batch_size=_BATCH,
     )
     return create_scoring_job(output, user, metrics, queue=queue)

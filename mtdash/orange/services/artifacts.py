@@ -31,8 +31,8 @@ from pathlib import Path
 import numpy as np
 from django.conf import settings
 
-from scoring.nbest import NBestEntry, iter_nbest
-from scoring.orange import SentenceRankings
+from scoring import decode_segments
+from scoring.orange import NBestEntry, SentenceRankings, iter_nbest
 
 CANDIDATES_FILE = "candidates.txt.gz"
 INDEX_FILE = "index.npz"
@@ -136,13 +136,18 @@ def load_nbest_index(relative: str) -> NBestIndex:
 def read_nbest_entries(
     relative: str, first: int, stop: int, index: NBestIndex | None = None
 ) -> list[list[NBestEntry]]:
-    """Candidates of the sentences at positions ``first`` ≤ s < ``stop``."""
+    """Candidates of the sentences at positions ``first`` ≤ s < ``stop``.
+
+    Lines are split and parsed exactly as the upload did
+    (``decode_segments`` then ``iter_nbest``: lines end at ``"\\n"`` only), so
+    a hypothesis holding U+2028, U+0085 or a form feed reads back whole.
+    """
     index = index or load_nbest_index(relative)
     start, end = int(index.offsets[first]), int(index.offsets[stop])
     with open(artifact_path(relative) / CANDIDATES_FILE, "rb") as handle:
         handle.seek(start)
         data = handle.read(end - start)
-    lines = gzip.decompress(data).decode("utf-8").splitlines()
+    lines = decode_segments(gzip.decompress(data), CANDIDATES_FILE)
     groups: list[list[NBestEntry]] = []
     for entry in iter_nbest(lines, CANDIDATES_FILE):
         if not groups or groups[-1][0].sentence_id != entry.sentence_id:

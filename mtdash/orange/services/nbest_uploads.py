@@ -3,7 +3,8 @@
 Everything is checked before anything is written: UTF-8 (with the line of a
 bad byte), the Moses fields (the reader's line-precise messages), sentence
 ids inside the test set's segments. Only then is the artifact written and
-the row created; if the row cannot be created the artifact is removed again.
+the row created; if the row cannot be created the artifact is removed again
+(and if another upload took the name in the meantime, ``AlreadyExists``).
 """
 
 from __future__ import annotations
@@ -11,14 +12,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
+from mtdash.common.upload_checks import UploadProblem, read_segments
 from mtdash.evaluation.models import TestSet
-from mtdash.evaluation.services.textfiles import UploadProblem, read_segments
+from mtdash.evaluation.services.uploads import AlreadyExists
 from mtdash.orange.models import NBestList
 from mtdash.orange.services.artifacts import remove_artifact, write_nbest_artifact
-from scoring.errors import InputFileError
-from scoring.nbest import NBestEntry, iter_nbest
+from scoring import InputFileError
+from scoring.orange import NBestEntry, iter_nbest
 
 MIN_REFERENCES = 2
 
@@ -90,7 +92,26 @@ def create_nbest_list(
     *,
     description: str = "",
 ) -> NBestList:
-    """Store the artifact, then the row; a failed row takes the artifact with it."""
+    """Store the artifact, then the row; a failed row takes the artifact with it.
+
+    Raise ``AlreadyExists`` if the test set has an n-best list of that name by
+    now (an identical upload won the race).
+    """
+    try:
+        return _store_nbest_list(test_set, user, name, parsed, description)
+    except IntegrityError:
+        if NBestList.objects.filter(test_set=test_set, name=name).exists():
+            raise AlreadyExists(name) from None
+        raise
+
+
+def _store_nbest_list(
+    test_set: TestSet,
+    user: AbstractBaseUser | None,
+    name: str,
+    parsed: ParsedNBest,
+    description: str,
+) -> NBestList:
     relative = write_nbest_artifact(parsed.sentences)
     counts = [len(entries) for entries in parsed.sentences]
     try:

@@ -3,10 +3,11 @@
 A job over an n-best list is planned as chunks of consecutive sentences
 (:func:`plan_chunks`); each chunk is one Celery task. A chunk task
 
-1. claims its chunk with a conditional UPDATE (``QUEUED → RUNNING`` while the
-   job is still alive); 0 rows means another worker has it, it is done, or
-   the job failed, and the task does nothing more than step 4;
-2. ranks its sentences for every metric with ``scoring.batch.rank_chunk_metrics``
+1. claims its chunk with a conditional UPDATE (``QUEUED → RUNNING``, or a
+   ``RUNNING`` chunk whose worker's lease expired, while the job is still
+   alive); 0 rows means another worker has it, it is done, or the job
+   failed, and the task does nothing more than step 4;
+2. ranks its sentences for every metric with ``scoring.orange.rank_chunk_metrics``
    and stores the ``SentenceRankings`` as one ``.npz`` (written to a temporary
    file and renamed, so running a chunk again *replaces* its partial result);
 3. marks the chunk ``DONE`` and sets the job's progress from the share of
@@ -15,11 +16,13 @@ A job over an n-best list is planned as chunks of consecutive sentences
    again a conditional UPDATE, so exactly one task merges): it loads the
    partials in chunk order, which is sentence order, merges them with
    ``merge_rankings`` and summarises each metric with ``summarise``, then
-   replaces the job's scores in one transaction.
+   replaces the job's scores in one transaction. The merge is leased like a
+   chunk: if its worker dies the sweeper wakes a chunk task that claims the
+   merge again, and a merger that lost its lease saves nothing.
 
 Each task marks its own chunk done *before* counting, so whichever finishes
 last sees every chunk done; the merge is the same computation as one run
-over all sentences, so the result equals ``scoring.orange_run.orange``.
+over all sentences, so the result equals ``scoring.orange.orange_for_metric``.
 Transient database errors hand the chunk (or the merge) back and retry; any
 other failure is recorded on the chunk and the job with a readable message.
 """
@@ -28,10 +31,8 @@ from __future__ import annotations
 
 import logging
 import math
-import os
-import socket
+import time
 from collections.abc import Sequence
-from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
@@ -39,9 +40,11 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from mtdash.common.jobs import lease_deadline, worker_name
+from mtdash.common.metric_specs import check_metric_specs
+from mtdash.common.queueing import send_job_tasks
+from mtdash.common.running import run_claimed
 from mtdash.evaluation.models import ReferenceSegment, TestSet
-from mtdash.evaluation.services.metric_choices import check_metric_specs
-from mtdash.evaluation.services.scoring_jobs import TRANSIENT_ERRORS
 from mtdash.orange.models import NBestList, OrangeChunk, OrangeJob, OrangeScore
 from mtdash.orange.services.artifacts import (
     load_nbest_index,
@@ -51,9 +54,14 @@ from mtdash.orange.services.artifacts import (
 )
 from mtdash.orange.services.nbest_uploads import references_problem
 from scoring import MetricError, get_metric
-from scoring.orange import OrangeResult, curve_points, merge_rankings, summarise
-from scoring.batch import rank_chunk_metrics
-from scoring.orange_run import OrangeOptions
+from scoring.orange import (
+    OrangeOptions,
+    OrangeResult,
+    curve_points,
+    merge_rankings,
+    rank_chunk_metrics,
+    summarise,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -118,10 +126,7 @@ def plan_chunks(
 
 def queue_chunks(chunk_ids: Sequence[int]) -> None:
     """Send one task per chunk to the Celery workers."""
-    from mtdash.orange.tasks import rank_orange_chunk
-
-    for chunk_id in chunk_ids:
-        rank_orange_chunk.delay(chunk_id)
+    send_job_tasks(OrangeChunk, chunk_ids)
 
 
 @transaction.atomic
@@ -191,46 +196,27 @@ def run_orange_chunk(chunk_id: int) -> bool:
     Returns whether this call ranked the chunk. Safe to run any number of
     times and in any order with the other chunks of the job.
     """
-    now = timezone.now()
-    claimed = OrangeChunk.objects.filter(
-        id=chunk_id, status=OrangeChunk.Status.QUEUED, job__status__in=_ALIVE
-    ).update(
-        status=OrangeChunk.Status.RUNNING,
-        started_at=now,
-        finished_at=None,
-        attempts=F("attempts") + 1,
-        claimed_by=f"{socket.gethostname()}:{os.getpid()}"[:200],
-        error_message="",
-    )
-    chunk = (
-        OrangeChunk.objects.select_related("job__nbest__test_set")
-        .filter(id=chunk_id)
-        .first()
-    )
+    chunks = OrangeChunk.objects.filter(pk=chunk_id)
+    claimed = chunks.filter(job__status__in=_ALIVE).claim()
+    chunk = chunks.select_related("job__nbest__test_set").first()
     if chunk is None:
         logger.info("ORANGE chunk %s no longer exists; skipping", chunk_id)
         return False
     job = chunk.job
     if claimed:
-        OrangeJob.objects.filter(id=job.pk, status=OrangeJob.Status.QUEUED).update(
-            status=OrangeJob.Status.RUNNING, started_at=now
+        jobs = OrangeJob.objects.filter(pk=job.pk)
+        jobs.start()  # the first chunk claimed starts the job
+        ranked = run_claimed(
+            chunks,
+            lambda: _rank(chunk),
+            where=_where(chunk),
+            also_fail=jobs.filter(status__in=_ALIVE),
         )
-        try:
-            _rank(chunk)
-        except TRANSIENT_ERRORS:
-            # Hand the chunk back so the retry can claim it again.
-            OrangeChunk.objects.filter(id=chunk_id).update(
-                status=OrangeChunk.Status.QUEUED
-            )
-            raise
-        except Exception as error:  # noqa: BLE001
-            # Any failure must reach the job page, with a readable message.
-            logger.exception("ORANGE chunk %s failed", chunk_id)
-            _fail(chunk, error)
+        if not ranked:
             return True
-        OrangeChunk.objects.filter(
-            id=chunk_id, status=OrangeChunk.Status.RUNNING
-        ).update(status=OrangeChunk.Status.DONE, finished_at=timezone.now())
+        chunks.filter(
+            status=OrangeChunk.Status.RUNNING, claimed_by=worker_name()
+        ).succeed()
         _update_progress(job)
     else:
         logger.info(
@@ -261,6 +247,8 @@ def chunk_references(
 
 def _rank(chunk: OrangeChunk) -> None:
     job, nbest = chunk.job, chunk.job.nbest
+    if settings.MTDASH_JOB_TEST_DELAY_SECONDS and chunk.attempts == 1:
+        time.sleep(settings.MTDASH_JOB_TEST_DELAY_SECONDS)  # tests: kill me now
     ids, candidates = read_candidates(nbest.artifact, chunk.first, chunk.stop)
     references = chunk_references(nbest.test_set, job.reference_labels, ids)
     curve_n = curve_points(nbest.max_candidates, job.curve_step)
@@ -277,63 +265,62 @@ def _rank(chunk: OrangeChunk) -> None:
     save_partial(job.artifact, chunk.partial_name, rankings, job.metrics)
 
 
-def _fail(chunk: OrangeChunk, error: Exception) -> None:
-    job = chunk.job
-    where = (
-        f"chunk {chunk.index + 1} of {job.n_chunks} "
-        f"(n-best sentences {chunk.first + 1}–{chunk.stop})"
-    )
-    message = f"{where}: {type(error).__name__}: {error}"
-    now = timezone.now()
-    OrangeChunk.objects.filter(id=chunk.pk).update(
-        status=OrangeChunk.Status.FAILED, error_message=message, finished_at=now
-    )
-    OrangeJob.objects.filter(id=job.pk, status__in=_ALIVE).update(
-        status=OrangeJob.Status.FAILED, error_message=message, finished_at=now
-    )
+def _where(chunk: OrangeChunk) -> str:
+    """Which part of the job a chunk's failure message is about."""
+    return chunk.where
 
 
 def _update_progress(job: OrangeJob) -> None:
     done = OrangeChunk.objects.filter(
         job_id=job.pk, status=OrangeChunk.Status.DONE
     ).count()
-    percent = min(99, 100 * done // job.n_chunks)  # 100 means merged and saved
-    OrangeJob.objects.filter(id=job.pk, status__in=_ALIVE, progress__lt=percent).update(
-        progress=percent
+    OrangeJob.objects.filter(pk=job.pk, status__in=_ALIVE).report_progress(
+        100 * done // job.n_chunks
     )
 
 
 def finish_if_complete(job_id: int) -> bool:
-    """Merge and summarise if every chunk is done and nobody else is merging."""
+    """Merge and summarise if every chunk is done and nobody else is merging
+    (or the worker that was merging stopped renewing its lease)."""
     job = OrangeJob.objects.filter(id=job_id).select_related("nbest").first()
-    if job is None or job.status != OrangeJob.Status.RUNNING:
+    if job is None or job.status not in _MERGEABLE:
         return False
     done = OrangeChunk.objects.filter(
         job_id=job_id, status=OrangeChunk.Status.DONE
     ).count()
     if done < job.n_chunks:
         return False
-    claimed = OrangeJob.objects.filter(
-        id=job_id, status=OrangeJob.Status.RUNNING
-    ).update(status=OrangeJob.Status.MERGING)
-    if not claimed:
+    if not _claim_merge(job_id):
         return False
-    try:
-        results = merge_job(job)
-        _save_results(job, results)
-    except TRANSIENT_ERRORS:
-        OrangeJob.objects.filter(id=job_id, status=OrangeJob.Status.MERGING).update(
-            status=OrangeJob.Status.RUNNING
-        )
-        raise
-    except Exception as error:  # noqa: BLE001
-        logger.exception("merging ORANGE job %s failed", job_id)
-        OrangeJob.objects.filter(id=job_id, status=OrangeJob.Status.MERGING).update(
-            status=OrangeJob.Status.FAILED,
-            error_message=f"merging the chunks: {type(error).__name__}: {error}",
-            finished_at=timezone.now(),
-        )
+    run_claimed(
+        OrangeJob.objects.filter(pk=job_id, status=OrangeJob.Status.MERGING),
+        lambda: _save_results(job, merge_job(job)),
+        where="merging the chunks",
+        hand_back_to=OrangeJob.Status.RUNNING,
+    )
     return True
+
+
+_MERGEABLE = (OrangeJob.Status.RUNNING, OrangeJob.Status.MERGING)
+
+
+def _claim_merge(job_id: int) -> bool:
+    """running (or merging under an expired lease) → merging, leased to this
+    worker; a merge whose workers stopped too often fails the job instead."""
+    now = timezone.now()
+    jobs = OrangeJob.objects.filter(pk=job_id)
+    jobs.give_up_exhausted(now)
+    mergeable = jobs.filter(
+        Q(status=OrangeJob.Status.RUNNING) | Q(pk__in=jobs.lease_expired(now))
+    ).exclude(attempts__gte=settings.MTDASH_JOB_MAX_ATTEMPTS)
+    return bool(
+        mergeable.update(
+            status=OrangeJob.Status.MERGING,
+            attempts=F("attempts") + 1,
+            claimed_by=worker_name(),
+            lease_expires_at=lease_deadline(now),
+        )
+    )
 
 
 def merge_job(job: OrangeJob) -> list[OrangeResult]:
@@ -355,6 +342,8 @@ def merge_job(job: OrangeJob) -> list[OrangeResult]:
 
 @transaction.atomic
 def _save_results(job: OrangeJob, results: Sequence[OrangeResult]) -> None:
+    merging = OrangeJob.objects.filter(pk=job.pk, status=OrangeJob.Status.MERGING)
+    merging.hold_lease()  # a merger that lost its lease saves nothing
     n_references = len(job.reference_labels)
     nrefs = n_references if job.all_references else n_references - 1
     OrangeScore.objects.filter(job=job).delete()
@@ -395,9 +384,7 @@ def _save_results(job: OrangeJob, results: Sequence[OrangeResult]) -> None:
             )
         )
     OrangeScore.objects.bulk_create(rows)
-    OrangeJob.objects.filter(id=job.pk, status=OrangeJob.Status.MERGING).update(
-        status=OrangeJob.Status.SUCCEEDED, progress=100, finished_at=timezone.now()
-    )
+    merging.succeed()
 
 
 def _finite(value: float) -> float | None:
@@ -409,23 +396,29 @@ def _finite(value: float) -> float | None:
 def retry_orange_job(job: OrangeJob) -> list[int]:
     """Queue a failed job's unfinished chunks again; done chunks keep their results.
 
-    A chunk still marked running after the hard task time limit belongs to a
-    worker that died, so it is queued again too. With nothing left to rank
-    (the merge failed) one chunk task is sent anyway: it finds its chunk done
-    and merges.
+    A chunk still marked running under an expired lease belongs to a worker
+    that died, so it is queued again too. Attempts start again from zero.
+    With nothing left to rank (the merge failed) one chunk task is sent
+    anyway: it finds its chunk done and merges.
     """
-    stale_before = timezone.now() - timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT)
     unfinished = job.chunks.filter(
         Q(status__in=[OrangeChunk.Status.FAILED, OrangeChunk.Status.QUEUED])
-        | Q(status=OrangeChunk.Status.RUNNING, started_at__lt=stale_before)
+        | Q(pk__in=job.chunks.all().lease_expired())
     )
     chunk_ids = list(unfinished.values_list("pk", flat=True))
-    unfinished.update(status=OrangeChunk.Status.QUEUED, error_message="")
+    unfinished.update(
+        status=OrangeChunk.Status.QUEUED,
+        error_message="",
+        attempts=0,
+        lease_expires_at=None,
+    )
     any_done = job.chunks.filter(status=OrangeChunk.Status.DONE).exists()
     OrangeJob.objects.filter(id=job.pk).update(
         status=OrangeJob.Status.RUNNING if any_done else OrangeJob.Status.QUEUED,
         error_message="",
         finished_at=None,
+        attempts=0,
+        lease_expires_at=None,
     )
     to_send = chunk_ids or list(job.chunks.values_list("pk", flat=True)[:1])
     transaction.on_commit(lambda: queue_chunks(to_send))

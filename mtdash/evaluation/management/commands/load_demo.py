@@ -15,7 +15,11 @@ from mtdash.demo.corpus import demo_test_set
 from mtdash.demo.systems import demo_systems
 from mtdash.evaluation.models import TestSet
 from mtdash.evaluation.services.scoring_jobs import run_scoring_job
-from mtdash.evaluation.services.uploads import TestSetData, create_system_output, create_test_set
+from mtdash.evaluation.services.uploads import (
+    TestSetData,
+    create_system_output,
+    create_test_set,
+)
 from mtdash.teams.models import Membership, Team
 
 DEMO_TEAM = "Demo team"
@@ -44,8 +48,12 @@ class Command(BaseCommand):
             test_set = create_test_set(team, user, _as_test_set_data(corpus))
             jobs = [
                 create_system_output(
-                    test_set, user, system.name, system.hypotheses,
-                    system_description=system.description, queue=not score_now,
+                    test_set,
+                    user,
+                    system.name,
+                    system.hypotheses,
+                    system_description=system.description,
+                    queue=not score_now,
                 )
                 for system in demo_systems(corpus)
             ]

@@ -16,7 +16,7 @@ from mtdash.evaluation.models import TestSet
 from mtdash.orange.models import NBestList
 from mtdash.orange.services.nbest_uploads import create_nbest_list, parse_nbest_upload
 from mtdash.orange.services.orange_jobs import create_orange_job, run_orange_job_now
-from scoring.orange_run import OrangeOptions
+from scoring.orange import OrangeOptions
 
 DEMO_TEAM = "Demo team"
 

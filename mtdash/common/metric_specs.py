@@ -1,0 +1,111 @@
+"""Which metrics a user may pick, and checking the specs they typed.
+
+Specs are the ``scoring`` registry's (``bleu``, ``rouge-w:w=1.2``…), so the
+web, the API and the command line accept exactly the same names, with one
+exception: a parameter that names a file on the server (``red:model=…``,
+``meteor:paraphrase=…``, ``wordnet=…``; ``scoring.server_only_parameters``)
+is the command line's and the server configuration's business. A spec typed
+by a user must not make the web process or a worker open a path of its
+choosing, so :func:`check_metric_specs` refuses it before the metric is
+built.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from scoring import (
+    MetricError,
+    canonical_spec,
+    get_metric,
+    list_metrics,
+    server_only_parameters,
+)
+
+
+def metric_choices() -> list[tuple[str, str]]:
+    """(spec, label) for every registered metric at its default parameters."""
+    choices = []
+    for info in list_metrics():
+        direction = "↑" if info.higher_is_better else "↓"
+        choices.append((info.name, f"{info.name} {direction} — {info.description}"))
+    return choices
+
+
+def parse_metric_specs(text: str) -> list[str]:
+    """Split free text on commas between specs, spaces and new lines.
+
+    Commas also separate a spec's own parameters (``bleu:n=2,smooth=none``),
+    so a comma starts a new spec only when what follows has no ``=`` before
+    the next ``:``.
+    """
+    specs: list[str] = []
+    for chunk in text.replace(";", " ").split():
+        for part in chunk.split(","):
+            part = part.strip()
+            if not part:
+                continue
+            if specs and "=" in part and ":" not in part:
+                specs[-1] = f"{specs[-1]},{part}"  # a parameter of the previous spec
+            else:
+                specs.append(part)
+    return specs
+
+
+def check_metric_specs(
+    specs: Iterable[str], *, has_document_ids: bool, max_length: int | None = None
+) -> list[str]:
+    """User-written specs, de-duplicated in order; raise ``MetricError`` naming
+    a bad one.
+
+    Refused: an unknown metric or parameter, a parameter that names a server
+    file (checked before the metric is built, so nothing is opened), a metric
+    that needs document ids the test set lacks, and a spec longer than
+    ``max_length`` characters as typed or in its canonical form (the length
+    of the database field it is stored in).
+    """
+    checked = list(dict.fromkeys(specs))
+    if not checked:
+        raise MetricError("choose at least one metric")
+    for spec in checked:
+        try:
+            file_parameters = server_only_parameters(spec)
+        except MetricError as error:
+            raise MetricError(f"{spec}: {error}") from None
+        if file_parameters:
+            raise MetricError(_server_only_message(spec, file_parameters))
+        try:
+            metric = get_metric(spec)
+        except MetricError as error:
+            raise MetricError(f"{spec}: {error}") from None
+        if max_length is not None:
+            _check_length(spec, metric, max_length)
+        if "document_ids" in metric.requires and not has_document_ids:
+            raise MetricError(
+                f"{spec} needs document ids; upload the test set with a document id file"
+            )
+    return checked
+
+
+def _server_only_message(spec: str, names: tuple[str, ...]) -> str:
+    listed = ", ".join(repr(name) for name in names)
+    plural = "s" if len(names) > 1 else ""
+    return (
+        f"{spec}: the parameter{plural} {listed} name{'' if plural else 's'} a file "
+        "on the server, which only the command line and the server configuration "
+        "may set; leave it out to use the server's default"
+    )
+
+
+def _check_length(spec: str, metric, max_length: int) -> None:
+    try:
+        canonical = canonical_spec(metric)
+    except MetricError:
+        canonical = spec
+    longest = max(len(spec), len(canonical))
+    if longest > max_length:
+        shown = spec if len(spec) <= 60 else f"{spec[:57]}…"
+        raise MetricError(
+            f"{shown}: the metric spec is {longest} characters long; "
+            f"at most {max_length} can be stored"
+        )

@@ -1,0 +1,23 @@
+"""Showing a job's times: ``{{ job.elapsed|duration }}``."""
+
+from datetime import timedelta
+
+from django import template
+
+register = template.Library()
+
+
+@register.filter
+def duration(value: timedelta | None) -> str:
+    """``4.2 s``, ``3 min 05 s``, ``2 h 03 min``; an en dash for none."""
+    if value is None:
+        return "–"
+    seconds = max(value.total_seconds(), 0.0)
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    whole = int(seconds)
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    if hours:
+        return f"{hours} h {minutes:02d} min"
+    return f"{minutes} min {secs:02d} s"

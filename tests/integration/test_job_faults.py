@@ -1,0 +1,318 @@
+"""Faults with real processes: workers killed with SIGKILL (the main process,
+or only the pool child that runs the task), messages lost when Redis restarts
+without persistence, an upload while Redis is down, a job whose workers keep
+dying. Every job must finish, or fail with a reason, once a worker is back.
+
+The module has its own Redis and worker processes, with a 4-second lease (so
+a dead worker's row can be taken over 4 s after its last heartbeat) and a
+2-second grace for queued rows. The sweeper is either called from here while
+waiting, as Celery beat would call it, or run by a real beat process.
+Recovery times are printed (``pytest -s``) and quoted in the README.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+import kombu.pools
+import pytest
+import redis
+from django.urls import reverse
+
+from mtdash.celery import app as celery_app
+from mtdash.common.jobs import Job
+from mtdash.common.sweeper import sweep_jobs
+from mtdash.evaluation.models import CorpusScore, ScoringJob
+from mtdash.evaluation.services.scoring_jobs import queue_scoring_job
+from mtdash.evaluation.services.uploads import create_system_output
+from mtdash.orange.models import OrangeChunk, OrangeJob
+from mtdash.orange.services.orange_jobs import create_orange_job
+from scoring.orange import OrangeOptions
+from tests.conftest import PASSWORD
+from tests.support import services
+from tests.web.helpers import text_file
+from tests.web.orange_support import (  # noqa: F401  (fixtures)
+    create_demo_test_set,
+    demo_nbest_text,
+    make_nbest,
+    remove_artifacts_afterwards_fixture,
+    single_run,
+)
+
+pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+
+HYPOTHESES = ["the cat sat on the mat", "it is raining today", "hello all of you"]
+LEASE = 4
+GRACE = 2
+FAST = {
+    "MTDASH_JOB_LEASE_SECONDS": str(LEASE),
+    "MTDASH_JOB_QUEUED_GRACE_SECONDS": str(GRACE),
+}
+# The first attempt of each metric or chunk hangs: the worker is killed there.
+SLOW = dict(FAST, MTDASH_JOB_TEST_DELAY_SECONDS="60")
+RECOVERY_LIMIT = 120.0
+
+
+def use_broker(url: str) -> None:
+    """Point this process's Celery app at ``url`` with fresh connections."""
+    celery_app.conf.broker_url = url
+    celery_app._pool = None
+    celery_app.amqp._producer_pool = None
+    kombu.pools.reset()
+
+
+class Broker:
+    """A Redis server of this module's own, which tests may kill and restart
+    (on the same port, empty: no persistence), and this process's Celery app
+    pointed at it."""
+
+    def __init__(self, work_dir, db_url):
+        self.work_dir, self.db_url = work_dir, db_url
+        self.process, self.url = services.start_redis(work_dir)
+        self.port = int(self.url.rsplit(":", 1)[1].split("/")[0])
+        self.point_app_here()
+
+    def point_app_here(self):
+        use_broker(self.url)
+
+    def kill(self):
+        self.process.kill()
+        self.process.wait()
+
+    def restart(self):
+        """Start an empty Redis on the same port."""
+        self.process = services.start_redis_on(self.work_dir, self.port)
+        self.point_app_here()
+
+    def worker(self, tmp_path, name, env, pool="solo"):
+        return services.start_worker(
+            self.url, self.db_url, tmp_path / f"{name}.log", env=env, pool=pool
+        )
+
+
+@pytest.fixture(scope="module")
+def broker(django_db_setup, django_db_blocker, tmp_path_factory):
+    from django.db import connection
+
+    with django_db_blocker.unblock():
+        db_url = services.database_url(connection.settings_dict)
+    previous = celery_app.conf.broker_url
+    broker = Broker(tmp_path_factory.mktemp("fault-redis"), db_url)
+    yield broker
+    services.stop(broker.process)
+    use_broker(previous)
+
+
+@pytest.fixture(autouse=True)
+def short_leases(settings):
+    settings.MTDASH_JOB_LEASE_SECONDS = LEASE
+    settings.MTDASH_JOB_QUEUED_GRACE_SECONDS = GRACE
+
+
+@pytest.fixture
+def processes():
+    """Processes a test starts; whatever is still alive is stopped after it."""
+    started = []
+    yield started
+    for process in started:
+        if process.poll() is None:
+            services.stop(process)
+
+
+def report(fault: str, seconds: float) -> None:
+    print(f"\nRECOVERY {fault}: {seconds:.1f} s")
+
+
+def wait_until(predicate, timeout: float, *, sweep: bool = False, what: str = ""):
+    """Poll ``predicate`` (every 0.2 s); with ``sweep``, run the sweeper every
+    second in this process, as Celery beat would."""
+    deadline = time.monotonic() + timeout
+    last_sweep = 0.0
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        if sweep and time.monotonic() - last_sweep >= 1:
+            sweep_jobs()
+            last_sweep = time.monotonic()
+        time.sleep(0.2)
+    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+
+
+def finished(model: type[Job], pk: int):
+    row = model.objects.get(pk=pk)
+    return row if row.is_finished else None
+
+
+def running(model: type[Job], pk: int):
+    row = model.objects.get(pk=pk)
+    return row if row.status == "running" and row.claimed_by else None
+
+
+def assert_scored_once(job: ScoringJob) -> None:
+    assert job.status == "succeeded", job.error_message
+    assert CorpusScore.objects.filter(output=job.output).count() == 1
+
+
+def test_a_job_whose_worker_main_process_is_killed_completes_on_a_new_worker(
+    broker, owner, test_set, processes, tmp_path
+):
+    processes.append(broker.worker(tmp_path, "doomed", SLOW))
+    job = create_system_output(test_set, owner, "kill-main", HYPOTHESES)
+    claimed = wait_until(lambda: running(ScoringJob, job.pk), 30, what="the claim")
+    # The heartbeat renews the lease although the metric reports no progress.
+    renewed = wait_until(
+        lambda: ScoringJob.objects.filter(
+            pk=job.pk, lease_expires_at__gt=claimed.lease_expires_at
+        ).first(),
+        LEASE,
+        what="a heartbeat",
+    )
+    assert renewed.progress == 0 and renewed.attempts == 1
+
+    os.kill(processes[0].pid, signal.SIGKILL)
+    killed_at = time.monotonic()
+    processes.append(broker.worker(tmp_path, "rescuer", FAST))
+    done = wait_until(
+        lambda: finished(ScoringJob, job.pk), RECOVERY_LIMIT, sweep=True, what="job"
+    )
+    report(
+        "kill -9 of the worker's main process (scoring job)",
+        time.monotonic() - killed_at,
+    )
+
+    assert_scored_once(done)
+    assert done.attempts == 2 and done.claimed_by != claimed.claimed_by
+
+
+def test_a_job_whose_pool_child_is_killed_completes(
+    broker, owner, test_set, processes, tmp_path
+):
+    worker = broker.worker(tmp_path, "prefork", SLOW, pool="prefork")
+    processes.append(worker)
+    job = create_system_output(test_set, owner, "kill-child", HYPOTHESES)
+    claimed = wait_until(lambda: running(ScoringJob, job.pk), 30, what="the claim")
+    child = int(claimed.claimed_by.rsplit(":", 1)[1])
+    assert child in services.child_pids(worker.pid)
+
+    os.kill(child, signal.SIGKILL)
+    killed_at = time.monotonic()
+    # The same worker forks a new child; the redelivered message finds the row
+    # leased and skips it; once the lease expires the sweeper sends it again.
+    done = wait_until(
+        lambda: finished(ScoringJob, job.pk), RECOVERY_LIMIT, sweep=True, what="job"
+    )
+    report("kill -9 of the pool child (scoring job)", time.monotonic() - killed_at)
+
+    assert_scored_once(done)
+    assert done.attempts == 2 and worker.poll() is None
+
+
+def test_an_orange_job_whose_chunk_worker_is_killed_completes(
+    broker, team, owner, processes, tmp_path, remove_artifacts_afterwards
+):
+    metrics, options = ["bleu", "wer"], OrangeOptions(curve_step=2, n_bootstrap=50)
+    test_set = create_demo_test_set(team, owner)
+    nbest = make_nbest(test_set, demo_nbest_text(), name="demo 7-best", user=owner)
+    processes.append(broker.worker(tmp_path, "doomed", SLOW))
+    job = create_orange_job(nbest, owner, metrics, options, max_sentences=4)
+    assert job.n_chunks == 4
+    chunk = wait_until(
+        lambda: OrangeChunk.objects.filter(job=job, status="running").first(),
+        30,
+        what="a chunk claim",
+    )
+
+    os.kill(processes[0].pid, signal.SIGKILL)
+    killed_at = time.monotonic()
+    processes.append(broker.worker(tmp_path, "rescuer", FAST))
+    done = wait_until(
+        lambda: finished(OrangeJob, job.pk), RECOVERY_LIMIT, sweep=True, what="job"
+    )
+    report(
+        "kill -9 of the worker running an ORANGE chunk", time.monotonic() - killed_at
+    )
+
+    assert done.status == "succeeded", done.error_message
+    chunks = {c.pk: c for c in done.chunks.all()}
+    assert {c.status for c in chunks.values()} == {"done"}
+    assert chunks[chunk.pk].attempts == 2
+    assert done.attempts == 1  # merged exactly once
+    results = {score.metric: score.to_orange_result() for score in done.scores.all()}
+    assert sorted(results) == sorted(metrics)
+    for spec in metrics:
+        assert results[spec] == single_run(test_set, demo_nbest_text(), spec, options)
+
+
+def test_lost_messages_and_an_upload_during_a_redis_outage_are_sent_again_by_beat(
+    broker, client, owner, test_set, processes, tmp_path
+):
+    """Redis dies and comes back empty: a queued job's message is gone; an
+    upload made meanwhile answers success and is queued. Real Celery beat
+    then runs the sweeper, which sends both again."""
+    queued = create_system_output(test_set, owner, "lost-message", HYPOTHESES)
+    assert redis.Redis.from_url(broker.url).llen("celery") == 1
+    broker.kill()
+    client.login(username=owner.username, password=PASSWORD)
+    started = time.monotonic()
+    response = client.post(
+        reverse("output_new", args=[test_set.pk]),
+        {
+            "system_name": "during-outage",
+            "hypothesis_file": text_file("hyp.en", "\n".join(HYPOTHESES) + "\n"),
+        },
+    )
+    upload_seconds = time.monotonic() - started
+    uploaded = ScoringJob.objects.get(output__system__name="during-outage")
+    assert response.status_code == 302
+    assert response["Location"] == reverse("job_detail", args=[uploaded.pk])
+    assert uploaded.status == "queued"
+
+    broker.restart()
+    assert redis.Redis.from_url(broker.url).llen("celery") == 0  # lost
+    back_at = time.monotonic()
+    beat_env = dict(FAST, MTDASH_SWEEP_SECONDS="1")
+    processes.append(
+        services.start_beat(broker.url, broker.db_url, tmp_path, env=beat_env)
+    )
+    processes.append(broker.worker(tmp_path, "worker", FAST))
+    for job in (queued, uploaded):
+        done = wait_until(
+            lambda job=job: finished(ScoringJob, job.pk), RECOVERY_LIMIT, what="job"
+        )
+        assert_scored_once(done)
+    print(f"\nupload while Redis was down answered 302 in {upload_seconds:.1f} s")
+    report(
+        "Redis restarted empty (2 queued jobs, beat + new worker)",
+        time.monotonic() - back_at,
+    )
+
+
+def test_a_job_whose_workers_keep_dying_fails_with_a_reason(
+    broker, owner, test_set, processes, tmp_path, settings
+):
+    settings.MTDASH_JOB_MAX_ATTEMPTS = 1
+    limit = {"MTDASH_JOB_MAX_ATTEMPTS": "1"}
+    worker = broker.worker(tmp_path, "doomed", dict(SLOW, **limit))
+    processes.append(worker)
+    job = create_system_output(test_set, owner, "always-dies", HYPOTHESES)
+    claimed = wait_until(lambda: running(ScoringJob, job.pk), 30, what="the claim")
+
+    os.kill(worker.pid, signal.SIGKILL)
+    killed_at = time.monotonic()
+    processes.append(broker.worker(tmp_path, "next", dict(FAST, **limit)))
+    failed = wait_until(
+        lambda: finished(ScoringJob, job.pk), RECOVERY_LIMIT, sweep=True, what="job"
+    )
+    report("a job out of attempts is failed", time.monotonic() - killed_at)
+
+    assert failed.status == "failed"
+    assert failed.error_message == (
+        f"the worker running this job stopped 1 time (last: {claimed.claimed_by}); "
+        "see the worker logs"
+    )
+    queue_scoring_job(job.pk)  # a late message changes nothing
+    time.sleep(1)
+    assert ScoringJob.objects.get(pk=job.pk).status == "failed"
