@@ -24,7 +24,9 @@ setup_venv() {
     "$(find_python)" -m venv .venv
   fi
   stamp=".venv/.installed-$(sha256sum pyproject.toml | cut -c1-16)-${extras:-app}"
-  if [ ! -f "$stamp" ]; then
+  # The test extra includes the app: a venv set up for the tests runs the app
+  # as it is (bin/run started by a test must not reinstall under it).
+  if [ ! -f "$stamp" ] && [ ! -f "${stamp%-app}-test" ]; then
     echo "==> Installing pinned dependencies ($spec)"
     .venv/bin/python -m pip install --quiet --disable-pip-version-check -e "$spec"
     touch "$stamp"
