@@ -9,11 +9,15 @@ claimed or done, the job's status, and the merged per-metric results.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import cached_property
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Count, Max, Q, Sum
 from django.urls import reverse
+from django.utils import timezone
 
 from mtdash.common.jobs import Job, JobQuerySet, status_field
 from mtdash.common.queueing import send_job_tasks
@@ -64,11 +68,31 @@ class NBestList(models.Model):
         return reverse("nbest_detail", args=[self.pk])
 
 
+@dataclass(frozen=True)
+class ChunkCounts:
+    """How a job's chunks stand, counted in one query (``OrangeJob.chunk_counts``).
+
+    ``stuck`` chunks are running under a lease nobody renewed in time (their
+    worker died); ``attempts`` sums every chunk's claims by workers.
+    """
+
+    done: int
+    running: int
+    queued: int
+    failed: int
+    stuck: int
+    attempts: int
+    last_finished_at: datetime | None
+
+
 class OrangeJob(Job):
     """ORANGE of some metrics over one n-best list, computed chunk by chunk.
 
     The job itself is never sent to a worker: its chunks are, and the task
     that finishes the last chunk claims the merge (``running → merging``).
+    While the job is ``running`` its ``lease_expires_at`` is empty, unless a
+    person asked for the merge again (:func:`retry_orange_job`): then it says
+    until when that request is given to work before the job counts as stuck.
     """
 
     class Status(models.TextChoices):
@@ -138,6 +162,61 @@ class OrangeJob(Job):
     def artifact(self) -> str:
         """Directory of the chunks' partial results, relative to MTDASH_ARTIFACT_DIR."""
         return f"orange/jobs/{self.pk}"
+
+    @cached_property
+    def chunk_counts(self) -> ChunkCounts:
+        """Done, running, queued, failed and stuck chunks: one query, kept
+        for the life of this instance (a page asks several times)."""
+        now = timezone.now()
+        done = Q(status=OrangeChunk.Status.DONE)
+        running = Q(status=OrangeChunk.Status.RUNNING)
+        expired = Q(lease_expires_at__lt=now) | Q(lease_expires_at__isnull=True)
+        counts = OrangeChunk.objects.filter(job_id=self.pk).aggregate(
+            done=Count("pk", filter=done),
+            running=Count("pk", filter=running),
+            queued=Count("pk", filter=Q(status=OrangeChunk.Status.QUEUED)),
+            failed=Count("pk", filter=Q(status=OrangeChunk.Status.FAILED)),
+            stuck=Count("pk", filter=running & expired),
+            attempts=Sum("attempts"),
+            last_finished_at=Max("finished_at", filter=done),
+        )
+        counts["attempts"] = counts["attempts"] or 0
+        return ChunkCounts(**counts)
+
+    @property
+    def merge_is_stuck(self) -> bool:
+        """Nobody is merging finished chunks: the merging worker's lease
+        expired, or every chunk has been done for a lease's time and the merge
+        was never claimed (the last chunk's worker died first), and no retry
+        asked for it within the last lease."""
+        now = timezone.now()
+        if self.status == self.Status.MERGING:
+            return self.lease_expires_at is None or self.lease_expires_at < now
+        if self.status != self.Status.RUNNING:
+            return False
+        if self.lease_expires_at is not None and self.lease_expires_at >= now:
+            return False
+        counts = self.chunk_counts
+        quiet_since = now - timedelta(seconds=settings.MTDASH_JOB_LEASE_SECONDS)
+        return (
+            counts.done == self.n_chunks
+            and counts.last_finished_at is not None
+            and counts.last_finished_at < quiet_since
+        )
+
+    @property
+    def is_stuck(self) -> bool:
+        """Unfinished, and some chunk's worker (or the merging worker)
+        stopped renewing its lease: the job would otherwise wait for the
+        sweeper (and a person may run the unfinished chunks again)."""
+        if self.is_finished:
+            return False
+        return self.chunk_counts.stuck > 0 or self.merge_is_stuck
+
+    def running_chunks(self, limit: int = 10) -> list[OrangeChunk]:
+        """The first ``limit`` running chunks (stuck ones included), for the page."""
+        running = self.chunks.filter(status=OrangeChunk.Status.RUNNING)
+        return list(running.order_by("index")[:limit])
 
 
 class OrangeChunk(Job):

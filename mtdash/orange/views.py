@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.template.defaultfilters import pluralize
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from mtdash.common.responses import download_response, job_status_response
@@ -15,7 +16,11 @@ from mtdash.orange.figures import orange_curve_figure
 from mtdash.orange.forms import NBestUploadForm, OrangeJobForm
 from mtdash.orange.models import OrangeJob
 from mtdash.orange.services.nbest_uploads import references_problem
-from mtdash.orange.services.orange_jobs import create_orange_job, retry_orange_job
+from mtdash.orange.services.orange_jobs import (
+    NotRetryable,
+    create_orange_job,
+    retry_orange_job,
+)
 from mtdash.orange.services.results import above_reference_page, best_metrics
 
 
@@ -103,8 +108,11 @@ def orange_job_detail(request, pk: int):
         above = above_reference_page(
             job, job.scores.get(pk=chosen.pk), request.GET.get("page")
         )
+    counts = job.chunk_counts
     context = {
         "job": job,
+        "counts": counts,
+        "running_chunks": job.running_chunks() if counts.running else [],
         "scores": scores,
         "best": best,
         "figure": orange_curve_figure(scores, best),
@@ -136,9 +144,18 @@ def orange_job_export(request, pk: int, fmt: str):
 @login_required
 @require_POST
 def orange_job_retry(request, pk: int):
-    """Queue a failed job's unfinished chunks again."""
+    """Queue the unfinished chunks of a failed or stuck job again."""
     job = access.get_job(request.user, pk)
-    if job.status == job.Status.FAILED:
+    try:
         chunk_ids = retry_orange_job(job)
-        messages.success(request, f"Queued {len(chunk_ids)} chunks again.")
+    except NotRetryable as refusal:
+        messages.error(request, str(refusal))
+    else:
+        messages.success(request, _queued_message(len(chunk_ids)))
     return redirect(job)
+
+
+def _queued_message(n_chunks: int) -> str:
+    if n_chunks == 0:
+        return "Every chunk is done: queued the merge again."
+    return f"Queued {n_chunks} chunk{pluralize(n_chunks)} again."

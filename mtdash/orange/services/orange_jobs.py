@@ -33,6 +33,7 @@ import logging
 import math
 import time
 from collections.abc import Sequence
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
@@ -40,7 +41,7 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from mtdash.common.jobs import lease_deadline, worker_name
+from mtdash.common.jobs import JobQuerySet, lease_deadline, worker_name
 from mtdash.common.metric_specs import check_metric_specs
 from mtdash.common.queueing import send_job_tasks
 from mtdash.common.running import run_claimed
@@ -392,37 +393,105 @@ def _finite(value: float) -> float | None:
     return None if math.isnan(value) else value
 
 
+class NotRetryable(OrangeJobError):
+    """A retry asked of a job that neither failed nor is stuck."""
+
+
 @transaction.atomic
 def retry_orange_job(job: OrangeJob) -> list[int]:
-    """Queue a failed job's unfinished chunks again; done chunks keep their results.
+    """Queue the unfinished chunks of a failed or stuck job again; returns
+    the ids of the chunks sent (done chunks keep their results).
 
-    A chunk still marked running under an expired lease belongs to a worker
-    that died, so it is queued again too. Attempts start again from zero.
-    With nothing left to rank (the merge failed) one chunk task is sent
-    anyway: it finds its chunk done and merges.
+    Conditional UPDATEs decide, each on the columns of the rows it changes,
+    so a second click racing this one waits for its row locks and then
+    matches nothing (PostgreSQL re-checks the condition on the committed
+    row; SQLite runs one writing transaction at a time):
+
+    - a failed job → running (queued if no chunk is done), attempts afresh;
+    - a stuck merge (merging under an expired lease, or every chunk done
+      long ago and never merged) → running, with a lease that says a merge
+      was asked for, so the job is not offered again within a lease;
+    - failed chunks, and chunks running under an expired lease (a dead
+      worker's) → queued, attempts afresh; chunks a live worker holds are
+      left to it.
+
+    If none of these changed a row the job is left alone and
+    :class:`NotRetryable` says why. Otherwise every queued chunk of the job
+    is sent once the transaction commits (or, with none left to rank, one
+    chunk task that finds its chunk done and claims the merge).
     """
-    unfinished = job.chunks.filter(
-        Q(status__in=[OrangeChunk.Status.FAILED, OrangeChunk.Status.QUEUED])
-        | Q(pk__in=job.chunks.all().lease_expired())
-    )
-    chunk_ids = list(unfinished.values_list("pk", flat=True))
-    unfinished.update(
-        status=OrangeChunk.Status.QUEUED,
+    now = timezone.now()
+    jobs = OrangeJob.objects.filter(pk=job.pk)
+    revived = jobs.filter(status=OrangeJob.Status.FAILED).update(
+        status=OrangeJob.Status.RUNNING,
         error_message="",
-        attempts=0,
-        lease_expires_at=None,
-    )
-    any_done = job.chunks.filter(status=OrangeChunk.Status.DONE).exists()
-    OrangeJob.objects.filter(id=job.pk).update(
-        status=OrangeJob.Status.RUNNING if any_done else OrangeJob.Status.QUEUED,
-        error_message="",
+        started_at=now,
         finished_at=None,
         attempts=0,
+        claimed_by="",
         lease_expires_at=None,
     )
-    to_send = chunk_ids or list(job.chunks.values_list("pk", flat=True)[:1])
+    merge_asked = _ask_for_merge(jobs, now)
+    expired = Q(lease_expires_at__lt=now) | Q(lease_expires_at__isnull=True)
+    stranded = Q(status=OrangeChunk.Status.FAILED) | (
+        Q(status=OrangeChunk.Status.RUNNING) & expired
+    )
+    requeued = (
+        OrangeChunk.objects.filter(job_id=job.pk)
+        .filter(stranded)
+        .update(
+            status=OrangeChunk.Status.QUEUED,
+            error_message="",
+            progress=0,
+            attempts=0,
+            claimed_by="",
+            lease_expires_at=None,
+            started_at=None,
+            finished_at=None,
+        )
+    )
+    if not (revived or merge_asked or requeued):
+        raise NotRetryable(
+            "Only a failed job, or one whose workers stopped, can run again."
+        )
+    chunks = OrangeChunk.objects.filter(job_id=job.pk)
+    if revived and not chunks.filter(status=OrangeChunk.Status.DONE).exists():
+        jobs.update(status=OrangeJob.Status.QUEUED, started_at=None)
+    chunk_ids = list(
+        chunks.filter(status=OrangeChunk.Status.QUEUED)
+        .order_by("index")
+        .values_list("pk", flat=True)
+    )
+    if not chunk_ids and not chunks.exclude(status=OrangeChunk.Status.DONE).exists():
+        # Nothing to rank: ask for the merge, and one chunk task claims it.
+        jobs.update(lease_expires_at=lease_deadline(now))
+        to_send = list(chunks.order_by("index").values_list("pk", flat=True)[:1])
+    else:
+        to_send = chunk_ids
     transaction.on_commit(lambda: queue_chunks(to_send))
     return chunk_ids
+
+
+def _ask_for_merge(jobs: JobQuerySet, now: datetime) -> int:
+    """Stuck merge → running with a request's lease; returns rows changed.
+
+    The condition's own columns (status, lease) change here, so a racing
+    second request re-checks to no match."""
+    quiet_since = now - timedelta(seconds=settings.MTDASH_JOB_LEASE_SECONDS)
+    no_request = Q(lease_expires_at__lt=now) | Q(lease_expires_at__isnull=True)
+    merging_dead = Q(status=OrangeJob.Status.MERGING) & no_request
+    never_merged = (
+        Q(status=OrangeJob.Status.RUNNING)
+        & no_request
+        & ~Q(chunks__status__in=OrangeChunk.unfinished_statuses())
+        & ~Q(chunks__finished_at__gte=quiet_since)
+    )
+    return jobs.filter(merging_dead | never_merged).update(
+        status=OrangeJob.Status.RUNNING,
+        attempts=0,
+        claimed_by="",
+        lease_expires_at=lease_deadline(now),
+    )
 
 
 def run_orange_job_now(job: OrangeJob) -> OrangeJob:
