@@ -32,6 +32,7 @@ from mtdash.orange.services.orange_jobs import (
 from tests.conftest import PASSWORD
 from tests.web.orange_support import (  # noqa: F401  (fixtures)
     artifact_dir_fixture,
+    demo_world_fixture,
     nbest_fixture,
 )
 
@@ -437,3 +438,27 @@ def test_two_retries_at_the_same_moment_queue_each_chunk_once(
     assert sum(REFUSED in page for page in pages) == 1
     assert sorted(pk for _, pk in sent) == [chunk(job, 1).pk, chunk(job, 2).pk]
     assert chunk(job, 0).status == OrangeChunk.Status.DONE
+
+
+def test_the_reported_case_every_other_chunk_done_one_held_by_a_dead_worker(
+    demo_world, owner, logged_in, sent, django_capture_on_commit_callbacks
+):
+    """As reported: the other chunks finish on a new worker, the job stays
+    "running 93%" with one chunk whose worker was killed."""
+    _, nbest = demo_world
+    job = create_orange_job(nbest, owner, ["bleu"], queue=False, max_sentences=1)
+    killed = claim(job, 7, lease_left=-LONG_AGO)
+    for pk in job.chunks.exclude(pk=killed.pk).values_list("pk", flat=True):
+        assert run_orange_chunk(pk) is True
+    stuck = fresh(job)
+    assert (stuck.status, stuck.progress, stuck.is_stuck) == ("running", 93, True)
+    page = page_of(logged_in, job)
+    assert 'id="orange-chunks-done">15 / 16<' in page
+    assert 'id="orange-retry"' in page
+
+    page = retry(logged_in, job, django_capture_on_commit_callbacks)
+
+    assert "Queued 1 chunk again." in page
+    assert sent == [(TASK, killed.pk)]
+    run_sent(sent)
+    assert fresh(job).status == OrangeJob.Status.SUCCEEDED
