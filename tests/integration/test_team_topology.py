@@ -1,0 +1,211 @@
+"""The team server as a user runs it without Docker: ``bin/run --team
+--workers 2`` on the test database (PostgreSQL) and a Redis of the test's
+own. Through the live gunicorn a user logs in, uploads a test set and system
+outputs; both worker processes must take jobs, beat must run the sweeper,
+static files must be served, and SIGTERM (or the death of any child) must
+stop every process bin/run started. Startup time and job throughput are
+printed (``pytest -s``) and quoted in the README.
+
+docker-compose.yml cannot be run here (no Docker daemon): its structure is
+checked instead.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+import pytest
+from django.db import connection
+
+from mtdash.evaluation.models import ScoringJob, TestSet
+from mtdash.teams.models import Membership, Team
+from tests.support import services
+from tests.support.team import (
+    TeamServer,
+    WebClient,
+    is_worker_main,
+    redirect_path,
+    wait_gone,
+    worker_node,
+)
+
+pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+
+PASSWORD = "team topology password 7"
+SEGMENTS = 40
+OUTPUTS = 8
+METRICS = ["bleu", "chrf", "ter"]
+
+
+@pytest.fixture
+def postgres():
+    if connection.vendor != "postgresql":
+        pytest.skip(
+            "bin/run --team refuses SQLite: run on PostgreSQL "
+            "(DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres)"
+        )
+
+
+@pytest.fixture
+def team_env(postgres, settings, tmp_path):
+    """The environment bin/run --team gets: the test database, a Redis of
+    this test's own, a secret key, the sweeper every second."""
+    redis_process, redis_url = services.start_redis(tmp_path)
+    env = dict(
+        os.environ,
+        DATABASE_URL=services.database_url(connection.settings_dict),
+        REDIS_URL=redis_url,
+        MTDASH_SECRET_KEY="team-topology-test-" + "k" * 32,
+        MTDASH_SWEEP_SECONDS="1",
+        MTDASH_ARTIFACT_DIR=str(settings.MTDASH_ARTIFACT_DIR),
+    )
+    yield env
+    services.stop(redis_process)
+
+
+@pytest.fixture
+def user(django_user_model):
+    # The default (slow) password hasher: gunicorn checks it with its settings.
+    user = django_user_model.objects.create_user("tess", password=PASSWORD)
+    team = Team.objects.create(name="Topology lab")
+    Membership.objects.create(team=team, user=user, role=Membership.Role.OWNER)
+    return user
+
+
+@pytest.fixture
+def team_server(team_env, tmp_path):
+    servers = []
+
+    def start(*args: str) -> TeamServer:
+        server = TeamServer.start(
+            team_env, tmp_path / "var", services.free_port(), *args
+        )
+        servers.append(server)
+        print(f"\nTEAM startup ({' '.join(args)}): {server.startup_seconds:.1f} s")
+        return server
+
+    yield start
+    for server in servers:
+        if server.process.poll() is None:
+            server.kill_session()
+
+
+def lines(prefix: str) -> str:
+    return "".join(
+        f"{prefix} sentence number {i} of the test\n" for i in range(SEGMENTS)
+    )
+
+
+def upload_test_set(client: WebClient, team: Team) -> TestSet:
+    answer = client.post(
+        "/test-sets/new/",
+        {
+            "team": str(team.pk),
+            "name": "topology fr-en",
+            "source_language": "fr",
+            "target_language": "en",
+            "text_type": "news",
+        },
+        {
+            "source_file": [("src.fr", lines("une phrase"))],
+            "reference_files": [
+                ("ref.A.en", lines("the reference")),
+                ("ref.B.en", lines("another reference")),
+            ],
+        },
+    )
+    assert answer.status == 302, answer.text[:2000]
+    return TestSet.objects.get(team=team)
+
+
+def wait_until(predicate, timeout: float, what: str):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.2)
+    raise AssertionError(f"{what} within {timeout} s")
+
+
+def test_two_workers_share_the_jobs_beat_sweeps_and_sigterm_stops_all(
+    team_server, user
+):
+    server = team_server("--workers", "2")
+    client = WebClient(server.base_url)
+    client.log_in("tess", PASSWORD)
+
+    css = client.get("/static/css/base.css")
+    assert css.status == 200 and css.body
+    assert (server.data_dir / "staticfiles" / "css" / "base.css").exists()
+
+    test_set = upload_test_set(client, user.teams.get())
+    started = time.monotonic()
+    for i in range(OUTPUTS):
+        answer = client.post(
+            f"/test-sets/{test_set.pk}/outputs/new/",
+            {"system_name": f"system {i}", "metrics": METRICS},
+            {"hypothesis_file": [(f"hyp{i}.en", lines(f"system {i} says"))]},
+        )
+        assert answer.status == 302, answer.text[:2000]
+        assert redirect_path(answer).startswith("/jobs/")
+
+    def finished_jobs() -> list[ScoringJob]:
+        jobs = list(ScoringJob.objects.filter(output__test_set=test_set))
+        done = len(jobs) == OUTPUTS and all(job.is_finished for job in jobs)
+        return jobs if done else []
+
+    jobs = wait_until(finished_jobs, 60, "every scoring job finished")
+    elapsed = time.monotonic() - started
+    print(
+        f"\nTEAM throughput: {OUTPUTS} uploads scored ({SEGMENTS} segments, "
+        f"{'+'.join(METRICS)}) in {elapsed:.1f} s = {OUTPUTS / elapsed:.2f} jobs/s"
+    )
+    assert {job.status for job in jobs} == {ScoringJob.Status.SUCCEEDED}, [
+        job.error_message for job in jobs
+    ]
+    status = client.get(f"/jobs/{jobs[0].pk}/status.json")
+    assert status.status == 200 and b"succeeded" in status.body
+
+    # Both worker processes took jobs: each row names the process that ran it.
+    nodes = {worker_node(int(job.claimed_by.rsplit(":", 1)[1])) for job in jobs}
+    assert nodes == {"worker1", "worker2"}, [job.claimed_by for job in jobs]
+
+    # Beat sends the sweeper every second, and a worker runs it.
+    wait_until(
+        lambda: "Sending due task sweep-jobs" in server.log("beat.log"),
+        15,
+        "beat sent the sweeper",
+    )
+    wait_until(
+        lambda: any(
+            "mtdash.common.tasks.sweep_jobs" in server.log(f"worker{i}.log")
+            and "succeeded" in server.log(f"worker{i}.log")
+            for i in (1, 2)
+        ),
+        15,
+        "a worker ran the sweeper",
+    )
+
+    tree = server.tree()
+    # 2 workers with 2 pool processes each, beat, gunicorn with 3 workers.
+    assert len(tree) >= 2 * 3 + 1 + 4, tree
+    stopping = time.monotonic()
+    server.process.send_signal(signal.SIGTERM)
+    assert server.process.wait(timeout=30) == 0, server.output()
+    print(f"\nTEAM stop on SIGTERM: {time.monotonic() - stopping:.1f} s")
+    assert wait_gone(tree, 5) == [], "processes left behind by bin/run --team"
+
+
+def test_the_death_of_one_worker_stops_everything_with_an_error(team_server):
+    server = team_server("--workers", "2", "--web-workers", "1")
+    tree = server.tree()
+    worker2 = next(pid for pid in tree if is_worker_main(pid, "worker2"))
+
+    os.kill(worker2, signal.SIGKILL)
+
+    assert server.process.wait(timeout=30) == 1
+    assert "A process of mtdash stopped; shutting down." in server.output()
+    assert wait_gone(tree, 5) == [], "processes left behind by bin/run --team"
