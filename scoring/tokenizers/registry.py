@@ -21,7 +21,13 @@ Tokenizers (names as in signatures, ``tok:<name>``):
     mteval-v14's international tokenisation (sacreBLEU ``intl``), see
     :mod:`scoring.tokenizers.unicode`.
 ``char``
-    Characters (sacreBLEU ``char``), for Chinese and Japanese.
+    Characters (sacreBLEU ``char``): every non-whitespace character a token;
+    the default for Japanese and Korean targets (see
+    :mod:`scoring.language_defaults`).
+``zh``
+    sacreBLEU's ``zh``: Chinese characters one by one, other text with the
+    13a punctuation rules; the default for Chinese targets (see
+    :mod:`scoring.tokenizers.chinese`).
 ``mteval13a``, ``mteval13a-sgml``
     The Perl ``mteval-v13a.pl`` exactly, quirks included (literal entities,
     ASCII-only lowercasing), for reproducing its figures; see
@@ -41,6 +47,7 @@ from typing import ClassVar
 
 from scoring.errors import TokenizerError
 from scoring.tokenizers.base import Tokenizer
+from scoring.tokenizers.chinese import ChineseTokenizer
 from scoring.tokenizers.mteval import (
     MTEVAL_ENTITIES,
     MtevalPlainTokenizer,
@@ -102,6 +109,7 @@ _TOKENIZERS: dict[str, type[Tokenizer]] = {
         CharacterTokenizer,
         MtevalPlainTokenizer,
         MtevalSgmlTokenizer,
+        ChineseTokenizer,
     )
 }
 

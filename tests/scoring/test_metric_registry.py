@@ -125,6 +125,7 @@ def test_list_metrics_describes_every_metric_with_its_parameters() -> None:
         "char",
         "mteval13a",
         "mteval13a-sgml",
+        "zh",
     )
     assert all(parameter.description for parameter in bleu.parameters)
     json.dumps([info.to_dict() for info in list_metrics()])

@@ -71,6 +71,7 @@ def test_tokenizers_report_their_signature_parts() -> None:
         "char",
         "mteval13a",
         "mteval13a-sgml",
+        "zh",
     )
     assert get_tokenizer("mteval13a", lowercase=True).case_signature == "lc-ascii"
     assert get_tokenizer("intl", lowercase=True).case_signature == "lc"
