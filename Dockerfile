@@ -1,4 +1,5 @@
-# One image for the web server and the workers; they differ only by command.
+# One image for the web server, the workers and beat; they differ only by
+# command (docker-compose.yml). Runs as an unprivileged user.
 FROM python:3.11-slim-bookworm
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 MTDASH_DATA_DIR=/data
 WORKDIR /app
@@ -8,6 +9,15 @@ COPY scoring ./scoring
 COPY templates ./templates
 COPY static ./static
 COPY manage.py ./
-RUN pip install --no-cache-dir . && mkdir -p /data
+RUN pip install --no-cache-dir . \
+    && useradd --system --uid 10001 --home-dir /data --no-create-home mtdash \
+    && mkdir -p /data/artifacts
+# Static files collected at build time into $MTDASH_DATA_DIR/staticfiles and
+# served by WhiteNoise. The key is for this one command only, so that no
+# secret key file is written into the image.
+RUN MTDASH_SECRET_KEY=collectstatic-at-build-time-only-not-a-secret \
+    python manage.py collectstatic --noinput \
+    && chown -R mtdash /data
+USER mtdash
 EXPOSE 8000
 CMD ["gunicorn", "mtdash.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3"]

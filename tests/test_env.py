@@ -1,3 +1,6 @@
+import re
+from pathlib import Path
+
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
@@ -72,3 +75,60 @@ def test_it_refuses_a_proxy_header_it_cannot_read(monkeypatch, raw):
     monkeypatch.setenv("MTDASH_X", raw)
     with pytest.raises(ImproperlyConfigured, match="MTDASH_X"):
         env.env_proxy_header("MTDASH_X")
+
+
+# --- .env.example documents every variable -------------------------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+# A call whose first argument is a variable's name (env_str("MTDASH_X", ...),
+# env_choice, artifact_storage, os.environ.get, ...) or os.environ["..."].
+NAME = r"((?:MTDASH|DATABASE|REDIS|AWS)_[A-Z0-9_]*)"
+READERS = re.compile(rf"\(\s*\"{NAME}\"|os\.environ\[\"{NAME}\"\]")
+SHELL_READS = re.compile(r"\$\{?((?:MTDASH|DATABASE|REDIS)_[A-Z0-9_]*)")
+# The artifact storage's variables (mtdash.env.artifact_storage): documented
+# by name even before the code reads them; boto3 reads the AWS pair itself.
+STORAGE = {
+    "MTDASH_ARTIFACT_STORAGE",
+    "MTDASH_S3_BUCKET",
+    "MTDASH_S3_ENDPOINT_URL",
+    "MTDASH_S3_REGION",
+    "AWS_ACCESS_KEY_ID",
+    "AWS_SECRET_ACCESS_KEY",
+}
+
+
+def variables_read() -> dict[str, str]:
+    """Each variable the app (mtdash/) or bin/run reads -> where."""
+    found = {}
+    for path in sorted((ROOT / "mtdash").rglob("*.py")):
+        for match in READERS.finditer(path.read_text()):
+            found.setdefault(match.group(1) or match.group(2), str(path))
+    for match in SHELL_READS.finditer((ROOT / "bin" / "run").read_text()):
+        found.setdefault(match.group(1), "bin/run")
+    return found
+
+
+def documented() -> set[str]:
+    """``NAME=`` lines of .env.example, set or commented out."""
+    text = (ROOT / ".env.example").read_text()
+    return set(re.findall(r"^(?:# )?([A-Z][A-Z0-9_]*)=", text, re.MULTILINE))
+
+
+def test_every_variable_read_is_documented_in_env_example():
+    read = variables_read()
+    assert {"MTDASH_SECRET_KEY", "DATABASE_URL", "MTDASH_MAX_UPLOAD_FILES"} <= set(read)
+    missing = {name: where for name, where in read.items() if name not in documented()}
+    assert not missing, f"not in .env.example: {missing}"
+
+
+def test_env_example_documents_only_variables_something_reads():
+    compose = (ROOT / "docker-compose.yml").read_text()
+    used_by_compose = set(re.findall(r"\$\{([A-Z][A-Z0-9_]*)", compose))
+    unknown = documented() - set(variables_read()) - used_by_compose - STORAGE
+    assert not unknown, f"documented in .env.example but read nowhere: {unknown}"
+
+
+def test_env_example_documents_the_artifact_storage():
+    assert STORAGE <= documented()
+    text = (ROOT / ".env.example").read_text()
+    assert "filesystem (default; MTDASH_ARTIFACT_DIR) or s3" in text

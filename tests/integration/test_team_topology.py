@@ -209,3 +209,55 @@ def test_the_death_of_one_worker_stops_everything_with_an_error(team_server):
     assert server.process.wait(timeout=30) == 1
     assert "A process of mtdash stopped; shutting down." in server.output()
     assert wait_gone(tree, 5) == [], "processes left behind by bin/run --team"
+
+
+# --- docker-compose.yml: no Docker daemon here, so its structure is checked ---
+
+
+@pytest.fixture(scope="module")
+def compose():
+    yaml = pytest.importorskip("yaml", reason="PyYAML reads docker-compose.yml")
+    return yaml.safe_load((services.PROJECT_ROOT / "docker-compose.yml").read_text())
+
+
+def test_compose_runs_every_app_service_from_one_image_and_env_file(compose):
+    apps = {name: compose["services"][name] for name in ("web", "worker", "beat")}
+    assert {service["build"] for service in apps.values()} == {"."}
+    assert {service["image"] for service in apps.values()} == {"mtdash:latest"}
+    for service in apps.values():
+        assert service["env_file"] == ".env"
+        assert service["depends_on"]["postgres"]["condition"] == "service_healthy"
+        assert service["depends_on"]["redis"]["condition"] == "service_healthy"
+        assert (
+            service["depends_on"]["migrate"]["condition"]
+            == "service_completed_successfully"
+        )
+    assert apps["worker"]["deploy"]["replicas"] >= 2
+    assert (
+        "--scale worker=" in (services.PROJECT_ROOT / "docker-compose.yml").read_text()
+    )
+
+
+def test_compose_checks_the_health_of_every_service(compose):
+    for name in ("postgres", "redis", "web", "worker", "beat"):
+        assert compose["services"][name]["healthcheck"]["test"], name
+    assert compose["services"]["redis"]["healthcheck"]["test"] == [
+        "CMD",
+        "redis-cli",
+        "ping",
+    ]
+    worker = compose["services"]["worker"]
+    assert "inspect ping -d worker@$$HOSTNAME" in worker["healthcheck"]["test"][1]
+    assert "worker@%h" in worker["command"]
+    assert "/accounts/login/" in compose["services"]["web"]["healthcheck"]["test"][3]
+
+
+def test_compose_keeps_redis_and_shares_the_artifacts(compose):
+    redis = compose["services"]["redis"]
+    command = redis["command"]
+    assert command[command.index("--appendonly") + 1] == "yes"
+    assert any(volume.endswith(":/data") for volume in redis["volumes"])
+    artifact_dir = compose["services"]["web"]["environment"]["MTDASH_ARTIFACT_DIR"]
+    for name in ("web", "worker"):
+        assert f"artifacts:{artifact_dir}" in compose["services"][name]["volumes"]
+    assert {"postgres-data", "redis-data", "artifacts"} <= set(compose["volumes"])
