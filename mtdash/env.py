@@ -60,6 +60,64 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
+def env_choice(name: str, default: str, choices: tuple[str, ...]) -> str:
+    """One of ``choices`` (any case); anything else is an error listing them."""
+    raw = os.environ.get(name, "").strip().lower()
+    if not raw:
+        return default
+    if raw not in choices:
+        raise ImproperlyConfigured(
+            f"{name}={raw!r} is not one of {', '.join(choices)}."
+        )
+    return raw
+
+
+ARTIFACT_STORAGES = ("filesystem", "s3")
+
+
+def artifact_storage(name: str) -> dict:
+    """The ``STORAGES`` entry for artifacts, chosen by the variable ``name``.
+
+    ``filesystem`` (the default) keeps them under ``MTDASH_ARTIFACT_DIR``;
+    ``s3`` puts them in the bucket ``MTDASH_S3_BUCKET`` of Amazon S3 or, with
+    ``MTDASH_S3_ENDPOINT_URL``, of any S3-compatible server (MinIO, Ceph,
+    moto). boto3 reads ``AWS_ACCESS_KEY_ID`` and ``AWS_SECRET_ACCESS_KEY``
+    (or its other credential sources) itself.
+    """
+    kind = env_choice(name, "filesystem", ARTIFACT_STORAGES)
+    if kind == "filesystem":
+        # Its location follows settings.MTDASH_ARTIFACT_DIR (also when a test
+        # overrides it); saves replace a file atomically.
+        return {
+            "BACKEND": "mtdash.orange.services.artifact_storage.ArtifactFileSystemStorage"
+        }
+    bucket = env_str("MTDASH_S3_BUCKET", "")
+    if not bucket:
+        raise ImproperlyConfigured(
+            f"{name}=s3 needs MTDASH_S3_BUCKET, the bucket that holds the "
+            "artifacts (and MTDASH_S3_ENDPOINT_URL for a server other than "
+            "Amazon S3)."
+        )
+    endpoint = env_str("MTDASH_S3_ENDPOINT_URL", "") or None
+    return {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": bucket,
+            "endpoint_url": endpoint,
+            "region_name": env_str("MTDASH_S3_REGION", "") or None,
+            # S3-compatible servers on their own host name (MinIO, moto) serve
+            # buckets under the path, not as sub-domains.
+            "addressing_style": "path" if endpoint else None,
+            # A chunk run again replaces its partial result under the same name.
+            "file_overwrite": True,
+            # Opaque bytes: without this, "candidates.txt.gz" would be stored
+            # with "Content-Encoding: gzip", which an HTTP client or proxy may
+            # undo behind our back.
+            "object_parameters": {"ContentType": "application/octet-stream"},
+        },
+    }
+
+
 _HEADER_NAME = re.compile(r"^[A-Za-z0-9]+(-[A-Za-z0-9]+)*$")
 
 

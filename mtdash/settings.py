@@ -13,6 +13,7 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 from mtdash.env import (
+    artifact_storage,
     env_bool,
     env_int,
     env_list,
@@ -153,9 +154,19 @@ if DATA_UPLOAD_MAX_NUMBER_FILES < MTDASH_MAX_REFERENCES + 2:
         "document ids)."
     )
 
-# Files too big for database rows (n-best lists, partial ORANGE results). The
-# web server and every worker must see the same directory (a shared volume).
+# Files too big for database rows (n-best lists, partial ORANGE results),
+# read and written only through the storage ``storages["artifacts"]``. The web
+# server and every worker must see the same artifacts: a directory on one
+# machine or a shared volume (MTDASH_ARTIFACT_STORAGE=filesystem, the
+# default, under MTDASH_ARTIFACT_DIR), or an S3-compatible bucket
+# (MTDASH_ARTIFACT_STORAGE=s3 with MTDASH_S3_BUCKET, MTDASH_S3_ENDPOINT_URL,
+# MTDASH_S3_REGION; see mtdash.env.artifact_storage).
 MTDASH_ARTIFACT_DIR = Path(env_str("MTDASH_ARTIFACT_DIR", str(DATA_DIR / "artifacts")))
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    "artifacts": artifact_storage("MTDASH_ARTIFACT_STORAGE"),
+}
 
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE = env_bool("MTDASH_SECURE_COOKIES", False)

@@ -1,19 +1,23 @@
-"""Files under ``settings.MTDASH_ARTIFACT_DIR``: n-best lists and chunk partials.
+"""Artifacts: n-best lists and chunk partials, in the artifact storage.
 
-**n-best list** (directory ``orange/nbest/<uuid>/``):
+Every read and write goes through Django's storage API
+(``services.artifact_storage``): a directory under ``MTDASH_ARTIFACT_DIR`` or
+an S3-compatible bucket, with the same names in both.
+
+**n-best list** (prefix ``orange/nbest/<uuid>/``):
 
 - ``candidates.txt.gz``: the normalised Moses text
   (``id ||| hypothesis ||| features ||| score``, one candidate a line, in the
   system's order), written as one gzip *member* per sentence. Concatenated
   members are still one valid gzip file (``gzip -dc`` prints the whole list),
-  and a worker can seek straight to the sentences of its chunk instead of
-  decompressing everything.
+  and a worker reads just the bytes of its chunk's sentences (a seek, or one
+  ranged GET on S3) instead of decompressing everything.
 - ``index.npz``: ``sentence_ids`` (S,) int64, ``n_candidates`` (S,) int64 and
   ``offsets`` (S + 1,) int64, the byte offset of each sentence's member.
 
 **chunk partial** (``orange/jobs/<job id>/chunk-<index>.npz``): one chunk's
 ``SentenceRankings`` for every metric of the job, as plain arrays (no
-pickles), replaced atomically so a chunk run twice leaves one result.
+pickles), replaced whole so a chunk run twice leaves one result.
 """
 
 from __future__ import annotations
@@ -21,8 +25,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
-import os
-import shutil
+import tempfile
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -30,7 +33,15 @@ from pathlib import Path
 
 import numpy as np
 from django.conf import settings
+from django.core.files import File
 
+from mtdash.orange.services.artifact_storage import (
+    delete_tree,
+    local_path,
+    read_bytes,
+    read_range,
+    save_file,
+)
 from scoring import decode_segments
 from scoring.orange import NBestEntry, SentenceRankings, iter_nbest
 
@@ -39,32 +50,15 @@ INDEX_FILE = "index.npz"
 
 
 def artifact_path(relative: str) -> Path:
-    """Absolute path of an artifact, refusing anything outside the root."""
-    root = Path(settings.MTDASH_ARTIFACT_DIR).resolve()
-    path = (root / relative).resolve()
-    if path != root and root not in path.parents:
-        raise ValueError(f"artifact path {relative!r} leaves the artifact directory")
-    return path
+    """Absolute path of an artifact on file-system storage (for tests and
+    operators; the app itself never opens a path), refusing anything outside
+    the root (``SuspiciousFileOperation``)."""
+    return local_path(relative)
 
 
 def remove_artifact(relative: str) -> None:
-    """Delete an artifact file or directory; a missing one is fine."""
-    path = artifact_path(relative)
-    if path.is_dir():
-        shutil.rmtree(path, ignore_errors=True)
-    else:
-        path.unlink(missing_ok=True)
-
-
-def _replace_atomically(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file and a rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
-    try:
-        temporary.write_bytes(data)
-        os.replace(temporary, path)
-    finally:
-        temporary.unlink(missing_ok=True)
+    """Delete an artifact or every artifact under a prefix; a missing one is fine."""
+    delete_tree(relative)
 
 
 # -- n-best lists -------------------------------------------------------------
@@ -103,15 +97,16 @@ def write_nbest_artifact(sentences: Sequence[Sequence[NBestEntry]]) -> str:
     order, sentences in increasing id order.
     """
     relative = f"orange/nbest/{uuid.uuid4().hex}"
-    directory = artifact_path(relative)
-    directory.mkdir(parents=True)
     try:
         offsets = [0]
-        with open(directory / CANDIDATES_FILE, "wb") as handle:
+        # Compressed into a local temporary file first: the storage gets one
+        # finished file (one upload on S3), never a growing one.
+        with tempfile.TemporaryFile(dir=settings.FILE_UPLOAD_TEMP_DIR) as handle:
             for entries in sentences:
                 text = "".join(normalised_line(entry) + "\n" for entry in entries)
                 handle.write(gzip.compress(text.encode("utf-8"), mtime=0))
                 offsets.append(handle.tell())
+            save_file(f"{relative}/{CANDIDATES_FILE}", File(handle))
         buffer = io.BytesIO()
         np.savez(
             buffer,
@@ -121,15 +116,16 @@ def write_nbest_artifact(sentences: Sequence[Sequence[NBestEntry]]) -> str:
             n_candidates=np.array([len(e) for e in sentences], dtype=np.int64),
             offsets=np.array(offsets, dtype=np.int64),
         )
-        _replace_atomically(directory / INDEX_FILE, buffer.getvalue())
+        save_file(f"{relative}/{INDEX_FILE}", buffer.getvalue())
     except BaseException:
-        shutil.rmtree(directory, ignore_errors=True)
+        delete_tree(relative)
         raise
     return relative
 
 
 def load_nbest_index(relative: str) -> NBestIndex:
-    with np.load(artifact_path(relative) / INDEX_FILE, allow_pickle=False) as data:
+    stored = io.BytesIO(read_bytes(f"{relative}/{INDEX_FILE}"))
+    with np.load(stored, allow_pickle=False) as data:
         return NBestIndex(data["sentence_ids"], data["n_candidates"], data["offsets"])
 
 
@@ -144,9 +140,7 @@ def read_nbest_entries(
     """
     index = index or load_nbest_index(relative)
     start, end = int(index.offsets[first]), int(index.offsets[stop])
-    with open(artifact_path(relative) / CANDIDATES_FILE, "rb") as handle:
-        handle.seek(start)
-        data = handle.read(end - start)
+    data = read_range(f"{relative}/{CANDIDATES_FILE}", start, end)
     lines = decode_segments(gzip.decompress(data), CANDIDATES_FILE)
     groups: list[list[NBestEntry]] = []
     for entry in iter_nbest(lines, CANDIDATES_FILE):
@@ -234,11 +228,12 @@ def save_partial(
     """Store (or replace) one chunk's rankings of every metric."""
     buffer = io.BytesIO()
     np.savez_compressed(buffer, **rankings_to_arrays(rankings, metrics))
-    _replace_atomically(artifact_path(relative_dir) / name, buffer.getvalue())
+    save_file(f"{relative_dir}/{name}", buffer.getvalue())
 
 
 def load_partial(
     relative_dir: str, name: str, metrics: Sequence[str]
 ) -> list[SentenceRankings]:
-    with np.load(artifact_path(relative_dir) / name, allow_pickle=False) as data:
+    stored = io.BytesIO(read_bytes(f"{relative_dir}/{name}"))
+    with np.load(stored, allow_pickle=False) as data:
         return rankings_from_arrays(data, metrics)

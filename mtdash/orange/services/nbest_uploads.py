@@ -1,4 +1,4 @@
-"""Checking an uploaded Moses n-best list and storing it as a file artifact.
+"""Checking an uploaded Moses n-best list and storing it as an artifact.
 
 Everything is checked before anything is written: UTF-8 (with the line of a
 bad byte), the Moses fields (the reader's line-precise messages), sentence
