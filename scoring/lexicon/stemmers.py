@@ -1,4 +1,5 @@
-"""Snowball stemmers (English Porter2, German, original Porter) for METEOR.
+"""Snowball stemmers (English Porter2, German, original Porter, and the other
+languages METEOR 1.5 stems) for METEOR.
 
 METEOR 1.5 stems with the Java Snowball stemmers (``englishStemmer`` =
 Porter2, ``germanStemmer``); Banerjee & Lavie 2005 used the original Porter
@@ -17,7 +18,12 @@ from functools import cache, lru_cache
 
 from scoring.errors import MetricError
 
-STEMMERS = ("english", "german", "porter")
+STEMMERS = (
+    "english", "german", "porter",
+    # the other Snowball stemmers METEOR 1.5 uses (scoring.metrics.meteor.config)
+    "danish", "dutch", "finnish", "french", "hungarian", "italian", "norwegian",
+    "portuguese", "romanian", "russian", "spanish", "swedish", "turkish",
+)  # fmt: skip
 
 
 @cache

@@ -26,7 +26,13 @@ from scoring.metrics.meteor.stages import (
     ParaphraseTable,
 )
 
-# (alpha, beta, gamma, delta), positional module weights, default modules.
+# METEOR 1.5's defaults per language (edu.cmu.meteor.util.Constants): (alpha,
+# beta, gamma, delta), the task's module weights (taken by position) and the
+# default modules. The jar runs its "rank" task for en, cs, de, es, fr and ru,
+# and the language-independent task ("li") for the languages it can only stem
+# and for "other" (any language it does not know: exact matching only).
+_LANGUAGE_INDEPENDENT = (0.75, 1.40, 0.70, 0.50)
+_LANGUAGE_INDEPENDENT_WEIGHTS = (1.0, 0.5, 0.5, 0.5)
 _RANK = {
     "en": (
         (0.85, 0.20, 0.60, 0.75),
@@ -34,10 +40,39 @@ _RANK = {
         "exact+stem+synonym+paraphrase",
     ),
     "de": ((0.95, 1.00, 0.55, 0.55), (1.0, 0.8, 0.2, 0.0), "exact+stem+paraphrase"),
+    "fr": ((0.90, 1.40, 0.60, 0.65), (1.0, 0.2, 0.4, 0.0), "exact+stem+paraphrase"),
+    "es": ((0.65, 1.30, 0.50, 0.80), (1.0, 0.8, 0.6, 0.0), "exact+stem+paraphrase"),
+    "cs": ((0.95, 0.20, 0.60, 0.80), (1.0, 0.4, 0.0, 0.0), "exact+paraphrase"),
+    # The jar's Russian rank parameters are a copy of the language-independent
+    # ones.
+    "ru": (_LANGUAGE_INDEPENDENT, (1.0, 0.5, 0.5, 0.0), "exact+stem+paraphrase"),
+    **{
+        lang: (_LANGUAGE_INDEPENDENT, _LANGUAGE_INDEPENDENT_WEIGHTS, "exact+stem")
+        for lang in ("da", "fi", "hu", "it", "nl", "no", "pt", "ro", "sv", "tr")
+    },
+    "other": (_LANGUAGE_INDEPENDENT, _LANGUAGE_INDEPENDENT_WEIGHTS, "exact"),
 }
+#: Languages METEOR accepts (``lang``); ``other`` is exact matching only.
+METEOR_LANGUAGES = tuple(_RANK)
+# The Snowball stemmer METEOR 1.5 uses per language (none for cs and other).
+_SNOWBALL = {
+    "en": "english", "de": "german", "fr": "french", "es": "spanish",
+    "ru": "russian", "da": "danish", "fi": "finnish", "hu": "hungarian",
+    "it": "italian", "nl": "dutch", "no": "norwegian", "pt": "portuguese",
+    "ro": "romanian", "sv": "swedish", "tr": "turkish",
+}  # fmt: skip
+#: Languages whose METEOR ``-norm`` normaliser is reproduced here. The jar
+#: also normalises cs, es, fr and ru, with nonbreaking-prefix lists that are
+#: not shipped here, and refuses ``-norm`` for every other language.
+NORMALISED_LANGUAGES = ("en", "de")
 _PAPER_2005 = (0.9, 3.0, 0.5, 1.0)
-_STEMMER = {("rank", "en"): "english", ("rank", "de"): "german",
-            ("2005", "en"): "porter", ("2005", "de"): "german"}  # fmt: skip
+
+
+def _stemmer_name(params: str, lang: str) -> str | None:
+    # Banerjee & Lavie 2005 stemmed English with the original Porter stemmer.
+    if params == "2005" and lang == "en":
+        return "porter"
+    return _SNOWBALL.get(lang)
 
 
 @dataclass(frozen=True, eq=False)
@@ -49,7 +84,7 @@ class MeteorConfig:
     formula: MeteorFormula
     module_kinds: tuple[int, ...]
     stagewise: bool
-    stemmer: Callable[[str], str]
+    stemmer: Callable[[str], str] | None
     wordnet_data: WordNet | None
     paraphrase_table: ParaphraseTable | None
     paraphrase_path: str
@@ -110,6 +145,7 @@ def build_config(
     require(
         lang in _RANK, f"meteor: lang must be one of {', '.join(_RANK)}, not {lang!r}"
     )
+    stemmer_name = _stemmer_name(params, lang)
     require(
         frag in ("ratio", "lecture"),
         f"meteor: frag must be ratio or lecture, not {frag!r}",
@@ -117,11 +153,11 @@ def build_config(
     if params == "rank":
         parameters, task_weights, default_modules = _RANK[lang]
     else:
-        parameters, default_modules = (
-            _PAPER_2005,
-            "exact+stem+synonym" if lang == "en" else "exact+stem",
+        # The 2005 stages: exact, stem where a stemmer exists, WordNet (English).
+        stages = (
+            ["exact"] + ["stem"] * bool(stemmer_name) + ["synonym"] * (lang == "en")
         )
-        task_weights = ()
+        parameters, default_modules, task_weights = _PAPER_2005, "+".join(stages), ()
     names = _parse_list(modules or default_modules, "modules")
     for name in names:
         require(
@@ -132,6 +168,10 @@ def build_config(
     require(
         lang == "en" or "synonym" not in names,
         "meteor: synonym matching exists only for English (lang=en)",
+    )
+    require(
+        stemmer_name is not None or "stem" not in names,
+        f"meteor: METEOR has no stemmer for lang={lang}",
     )
     kinds = [MODULE_NAMES.index(name) for name in names]
     if weights:
@@ -159,8 +199,12 @@ def build_config(
         (kind, weight) for kind, weight in zip(kinds, values, strict=True)
         if (kind != SYNONYM or wordnet_data) and (kind != PARAPHRASE or table)
     ]  # fmt: skip
+    # METEOR 1.5 scores every language with the English function words (see
+    # scoring.metrics.meteor.resources).
     function_words: frozenset[str] = (
-        FUNCTION_WORDS[lang] if params == "rank" else frozenset()
+        FUNCTION_WORDS.get(lang, FUNCTION_WORDS["en"])
+        if params == "rank"
+        else frozenset()
     )
     alpha, beta, gamma, delta = parameters
     return MeteorConfig(
@@ -177,7 +221,7 @@ def build_config(
         ),  # fmt: skip
         module_kinds=tuple(k for k, _ in available),
         stagewise=params == "2005",
-        stemmer=stemmer(_STEMMER[(params, lang)]),
+        stemmer=stemmer(stemmer_name) if stemmer_name else None,
         wordnet_data=wordnet_data,
         paraphrase_table=table,
         paraphrase_path=paraphrase,

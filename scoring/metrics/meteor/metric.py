@@ -18,7 +18,18 @@ Two parameter sets (``params``):
     matches and then the fewest chunks; Fmean = 10PR/(R+9P),
     penalty 0.5·(chunks/matches)³, no function-word weighting.
 
-Text: ``norm=true`` is METEOR's ``-norm`` (its tokeniser, then lower case);
+Languages (``lang``), with METEOR 1.5's defaults for each: ``en`` (exact,
+stem, synonym, paraphrase), ``de``, ``fr``, ``es``, ``ru`` (exact, stem,
+paraphrase), ``cs`` (exact, paraphrase), ``da fi hu it nl no pt ro sv tr``
+(exact and Snowball stem, METEOR's language-independent parameters) and
+``other`` (exact only, language-independent parameters). Every language is
+weighted with the English function words, as the jar does. Only METEOR's
+English paraphrase table is available (``pycocoevalcap``), so for other
+languages the paraphrase module is off (``para:off``) unless a table is given.
+
+Text: ``norm=true`` is METEOR's ``-norm`` (its tokeniser, then lower case),
+reproduced for ``en`` and ``de``; other languages need ``norm=false`` and
+text tokenised beforehand, as the jar asks for languages it cannot normalise;
 ``norm=false`` splits on ASCII whitespace like the jar, lower-casing only with
 ``lowercase=true``. Several references: the one giving the best segment score
 is kept (first on ties), as the jar does. The corpus score is computed from
@@ -41,7 +52,12 @@ import numpy as np
 from scoring.base import Metric, Parameter, require
 from scoring.lexicon.wordnet import DEFAULT_WORDNET_DIR
 from scoring.metrics.meteor.align import resolve
-from scoring.metrics.meteor.config import MeteorConfig, build_config
+from scoring.metrics.meteor.config import (
+    METEOR_LANGUAGES,
+    NORMALISED_LANGUAGES,
+    MeteorConfig,
+    build_config,
+)
 from scoring.metrics.meteor.formula import alignment_row
 from scoring.metrics.meteor.normalize import meteor_words
 from scoring.metrics.meteor.stages import (
@@ -58,7 +74,7 @@ from scoring.metrics.meteor.stages import (
 
 _METEOR_PARAMETERS = (
     Parameter("params", "params", str, "parameter set", ("rank", "2005")),
-    Parameter("lang", "lang", str, "target language", ("en", "de")),
+    Parameter("lang", "lang", str, "target language", METEOR_LANGUAGES),
     Parameter(
         "modules", "modules", str, "matching modules joined by +, e.g. exact+stem"
     ),
@@ -91,7 +107,9 @@ class Meteor(Metric):
 
     Attributes:
         params: ``rank`` (METEOR 1.5) or ``2005`` (Banerjee & Lavie).
-        lang: ``en`` or ``de``.
+        lang: ``en``, ``de``, ``fr``, ``es``, ``cs``, ``ru``, the stem-only
+            languages (``da fi hu it nl no pt ro sv tr``) or ``other``
+            (exact matching only); see :mod:`scoring.metrics.meteor.config`.
         modules: ``+``-joined subset of exact, stem, synonym, paraphrase in
             matching order; empty = the parameter set's default.
         weights: ``+``-joined module weights; empty = the task's, by position.
@@ -129,6 +147,12 @@ class Meteor(Metric):
                 f"meteor: {flag} must be true or false, not {value!r}",
             )
         _ = self.config  # builds and checks the configuration (MetricError)
+        require(
+            not self.norm or self.lang in NORMALISED_LANGUAGES,
+            f"meteor: norm=true (METEOR -norm) is reproduced for "
+            f"{' and '.join(NORMALISED_LANGUAGES)} only; for lang={self.lang} give "
+            "pre-tokenised text and norm=false",
+        )
 
     @property
     def config(self) -> MeteorConfig:
