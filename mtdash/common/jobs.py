@@ -26,11 +26,12 @@ from __future__ import annotations
 import logging
 import os
 import socket
+from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from django.conf import settings
-from django.db import models
+from django.db import InterfaceError, OperationalError, connections, models
 from django.db.models import F, Q
 from django.db.models.functions import Greatest
 from django.utils import timezone
@@ -62,6 +63,44 @@ def lease_deadline(now: datetime | None = None) -> datetime:
     return (now or timezone.now()) + timedelta(
         seconds=settings.MTDASH_JOB_LEASE_SECONDS
     )
+
+
+T = TypeVar("T")
+
+
+def drop_broken_connections(using: str | None = None) -> None:
+    """Close this thread's database connections (or ``using``'s) that a fault
+    left unusable.
+
+    Django reconnects only where a connection was closed: one broken by a
+    database that went away (a reset socket) would otherwise fail every later
+    query in this thread, even once the database is back. Connections that
+    still work are kept (an SQLite lock breaks nothing), and so is one inside
+    a transaction, which its owner rolls back.
+    """
+    chosen = [connections[using]] if using else connections.all(initialized_only=True)
+    for connection in chosen:
+        if not connection.in_atomic_block:
+            connection.close_if_unusable_or_obsolete()
+
+
+def once_more_on_a_new_connection(using: str, write: Callable[[], T]) -> T:
+    """``write()``, and if the connection fails, once more on a new one.
+
+    For a short write outside any transaction that is safe to repeat: after a
+    long step without queries (a metric computing) it is the first query on
+    a connection that the database may have dropped meanwhile (a restart);
+    failing there would throw the step's work away although the database is
+    back. A database still away fails the second try too.
+    """
+    try:
+        return write()
+    except (OperationalError, InterfaceError) as error:
+        if connections[using].in_atomic_block:
+            raise
+        logger.warning("%s; trying once more on a new connection", error)
+        drop_broken_connections(using)
+        return write()
 
 
 class LeaseLost(Exception):
@@ -165,23 +204,34 @@ class JobQuerySet(models.QuerySet):
             raise LeaseLost(f"{self.model.__name__} lease lost by {worker_name()}")
 
     def hand_back(self, status: str = JobStatus.QUEUED) -> int:
-        """Return claimed rows (to ``queued``) so that a retry can claim them
-        again; the run that handed back does not count as an attempt."""
-        return self.unfinished().update(
-            status=status,
-            attempts=Greatest(F("attempts") - 1, 0),
-            lease_expires_at=None,
+        """Return the rows this worker holds (to ``queued``) so that a retry
+        can claim them again; the run that handed back does not count as an
+        attempt. A row another worker took over meanwhile (this worker's
+        lease ran out while the database was away) stays with that worker."""
+        return (
+            self.unfinished()
+            .filter(claimed_by=worker_name())
+            .update(
+                status=status,
+                attempts=Greatest(F("attempts") - 1, 0),
+                lease_expires_at=None,
+            )
         )
 
     def report_progress(self, percent: int) -> int:
         """Raise the progress to ``percent`` (never lower it); 100 is left to
-        :meth:`succeed`, so a page never shows 100% before the results are saved."""
+        :meth:`succeed`, so a page never shows 100% before the results are saved.
+        Often the first query after a long computation, so a connection the
+        database dropped meanwhile is replaced (once) instead of failing."""
         percent = min(int(percent), 99)
-        changed = (
-            self.unfinished().filter(progress__lt=percent).update(progress=percent)
-        )
-        self.renew_lease()
-        return changed
+
+        def write() -> int:
+            rows = self.unfinished().filter(progress__lt=percent)
+            changed = rows.update(progress=percent)
+            self.renew_lease()
+            return changed
+
+        return once_more_on_a_new_connection(self.db, write)
 
     def succeed(self, **changes) -> int:
         return self.unfinished().update(

@@ -14,7 +14,12 @@ from contextlib import contextmanager
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, connections
 
-from mtdash.common.jobs import JobQuerySet, JobStatus, LeaseLost
+from mtdash.common.jobs import (
+    JobQuerySet,
+    JobStatus,
+    LeaseLost,
+    drop_broken_connections,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -35,7 +40,8 @@ def heartbeat(rows: JobQuerySet, interval: float | None = None) -> Iterator[None
 
     The first renewal comes after ``interval`` (a third of the lease), so
     short work never touches the database from the thread. A failed renewal
-    (the database is briefly away) is logged and tried again next beat.
+    (the database is briefly away) is logged and tried again next beat on a
+    new connection, so the lease is kept once the database is back.
     """
     interval = interval or settings.MTDASH_JOB_LEASE_SECONDS / 3
     stop = threading.Event()
@@ -47,6 +53,7 @@ def heartbeat(rows: JobQuerySet, interval: float | None = None) -> Iterator[None
                     rows.renew_lease()
                 except Exception:  # noqa: BLE001 - keep beating; the lease may lapse
                     logger.warning("could not renew a lease", exc_info=True)
+                    drop_broken_connections()
         finally:
             connections.close_all()  # this thread's own connection
 
@@ -87,6 +94,8 @@ def run_claimed(
         logger.warning("%s; leaving the rows to the worker that has them", lost)
         return False
     except TRANSIENT_ERRORS:
+        # On a fresh connection: the database may be back already.
+        drop_broken_connections()
         rows.hand_back(hand_back_to)
         raise
     except Exception as error:  # noqa: BLE001 - any failure must reach the job page

@@ -16,7 +16,6 @@ import os
 import signal
 import time
 
-import kombu.pools
 import pytest
 import redis
 from django.urls import reverse
@@ -55,43 +54,6 @@ SLOW = dict(FAST, MTDASH_JOB_TEST_DELAY_SECONDS="60")
 RECOVERY_LIMIT = 120.0
 
 
-def use_broker(url: str) -> None:
-    """Point this process's Celery app at ``url`` with fresh connections."""
-    celery_app.conf.broker_url = url
-    celery_app._pool = None
-    celery_app.amqp._producer_pool = None
-    kombu.pools.reset()
-
-
-class Broker:
-    """A Redis server of this module's own, which tests may kill and restart
-    (on the same port, empty: no persistence), and this process's Celery app
-    pointed at it."""
-
-    def __init__(self, work_dir, db_url):
-        self.work_dir, self.db_url = work_dir, db_url
-        self.process, self.url = services.start_redis(work_dir)
-        self.port = int(self.url.rsplit(":", 1)[1].split("/")[0])
-        self.point_app_here()
-
-    def point_app_here(self):
-        use_broker(self.url)
-
-    def kill(self):
-        self.process.kill()
-        self.process.wait()
-
-    def restart(self):
-        """Start an empty Redis on the same port."""
-        self.process = services.start_redis_on(self.work_dir, self.port)
-        self.point_app_here()
-
-    def worker(self, tmp_path, name, env, pool="solo"):
-        return services.start_worker(
-            self.url, self.db_url, tmp_path / f"{name}.log", env=env, pool=pool
-        )
-
-
 @pytest.fixture(scope="module")
 def broker(django_db_setup, django_db_blocker, tmp_path_factory):
     from django.db import connection
@@ -99,10 +61,10 @@ def broker(django_db_setup, django_db_blocker, tmp_path_factory):
     with django_db_blocker.unblock():
         db_url = services.database_url(connection.settings_dict)
     previous = celery_app.conf.broker_url
-    broker = Broker(tmp_path_factory.mktemp("fault-redis"), db_url)
+    broker = services.Broker(tmp_path_factory.mktemp("fault-redis"), db_url)
     yield broker
     services.stop(broker.process)
-    use_broker(previous)
+    services.use_broker(previous)
 
 
 @pytest.fixture(autouse=True)
@@ -126,19 +88,17 @@ def report(fault: str, seconds: float) -> None:
 
 
 def wait_until(predicate, timeout: float, *, sweep: bool = False, what: str = ""):
-    """Poll ``predicate`` (every 0.2 s); with ``sweep``, run the sweeper every
-    second in this process, as Celery beat would."""
-    deadline = time.monotonic() + timeout
-    last_sweep = 0.0
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        if sweep and time.monotonic() - last_sweep >= 1:
+    """Poll ``predicate``; with ``sweep``, run the sweeper about every second
+    in this process, as Celery beat would."""
+    last_sweep = [0.0]
+
+    def sweep_now_and_then() -> None:
+        if time.monotonic() - last_sweep[0] >= 1:
             sweep_jobs()
-            last_sweep = time.monotonic()
-        time.sleep(0.2)
-    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+            last_sweep[0] = time.monotonic()
+
+    between = sweep_now_and_then if sweep else None
+    return services.wait_until(predicate, timeout, what=what, between=between)
 
 
 def finished(model: type[Job], pk: int):

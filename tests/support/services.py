@@ -12,6 +12,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import redis
@@ -184,3 +185,64 @@ def stop(process: subprocess.Popen) -> None:
         process.wait(timeout=15)
     except subprocess.TimeoutExpired:
         process.kill()
+
+
+def wait_until(
+    predicate: Callable[[], object],
+    timeout: float,
+    *,
+    what: str = "",
+    between: Callable[[], object] | None = None,
+):
+    """Poll ``predicate`` every 0.2 s until it returns something true, and
+    return that; ``between`` runs after each miss (e.g. a sweep)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        if between is not None:
+            between()
+        time.sleep(0.2)
+    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+
+
+def use_broker(url: str) -> None:
+    """Point this process's Celery app at ``url`` with fresh connections."""
+    import kombu.pools
+
+    from mtdash.celery import app
+
+    app.conf.broker_url = url
+    app._pool = None
+    app.amqp._producer_pool = None
+    kombu.pools.reset()
+
+
+class Broker:
+    """A Redis server of a test module's own, which tests may kill and restart
+    (on the same port, empty: no persistence), this process's Celery app
+    pointed at it, and workers on it reading the database at ``db_url``."""
+
+    def __init__(self, work_dir: Path, db_url: str):
+        self.work_dir, self.db_url = work_dir, db_url
+        self.process, self.url = start_redis(work_dir)
+        self.port = int(self.url.rsplit(":", 1)[1].split("/")[0])
+        use_broker(self.url)
+
+    def kill(self) -> None:
+        self.process.kill()
+        self.process.wait()
+
+    def restart(self) -> None:
+        """Start an empty Redis on the same port."""
+        self.process = start_redis_on(self.work_dir, self.port)
+        use_broker(self.url)
+
+    def worker(
+        self, tmp_path: Path, name: str, env: dict[str, str], pool: str = "solo"
+    ) -> subprocess.Popen:
+        """A worker logging to ``tmp_path/<name>.log``."""
+        return start_worker(
+            self.url, self.db_url, tmp_path / f"{name}.log", env=env, pool=pool
+        )
