@@ -41,7 +41,8 @@ TOY_NBEST = """\
 
 @pytest.fixture(name="artifact_dir")
 def artifact_dir_fixture(settings, tmp_path):
-    """Artifacts of in-process tests go to a temporary directory."""
+    """Artifacts of in-process tests go to a temporary directory (the
+    file-system artifact storage follows MTDASH_ARTIFACT_DIR)."""
     settings.MTDASH_ARTIFACT_DIR = tmp_path / "artifacts"
     return settings.MTDASH_ARTIFACT_DIR
 
