@@ -87,9 +87,21 @@ def save_file(name: str, content: File | bytes) -> None:
         )
 
 
+def _s3_object(handle: File):
+    """The boto3 ``Object`` behind django-storages' ``S3File``, else None."""
+    return getattr(handle, "obj", None)
+
+
 def read_bytes(name: str) -> bytes:
-    """The whole of a (small) artifact; FileNotFoundError if it is missing."""
+    """The whole of a (small) artifact; FileNotFoundError if it is missing.
+
+    On S3 this is one GET: ``S3File`` downloads through s3transfer's thread
+    pool, which costs more than the transfer of an index or a partial.
+    """
     with artifact_storage().open(name, "rb") as handle:
+        s3_object = _s3_object(handle)
+        if s3_object is not None:
+            return s3_object.get()["Body"].read()
         return handle.read()
 
 
@@ -103,7 +115,7 @@ def read_range(name: str, start: int, stop: int) -> bytes:
     if stop <= start:
         return b""
     with artifact_storage().open(name, "rb") as handle:
-        s3_object = getattr(handle, "obj", None)  # S3File's boto3 Object
+        s3_object = _s3_object(handle)
         if s3_object is not None:
             response = s3_object.get(Range=f"bytes={start}-{stop - 1}")
             return response["Body"].read()
