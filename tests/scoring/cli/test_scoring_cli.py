@@ -160,7 +160,8 @@ def test_list_metrics_names_each_metric_and_its_parameters() -> None:
     assert completed.stdout.startswith("bleu: ")
     assert "  n=int" in completed.stdout
     assert (
-        "tokenize=str [13a|none|intl|char|mteval13a|mteval13a-sgml]" in completed.stdout
+        "tokenize=str [13a|none|intl|char|mteval13a|mteval13a-sgml|zh]"
+        in completed.stdout
     )
     data = json.loads(run_cli("list-metrics", "--json").stdout)
     assert data[0]["name"] == "bleu"
