@@ -47,7 +47,10 @@ def assemble(
     docid_streams = [s for s in streams if s.role == DOCIDS]
     if not text_streams:
         where = read_files[0].file if read_files else "the archive"
-        raise CorpusFormatError(where, None, "no segments found")
+        problem = "no segments found"
+        if docid_streams:
+            problem = "only document ids; no source, reference or system segments"
+        raise CorpusFormatError(where, None, problem)
     base = text_streams[0]
     base_order = _ordered(base)
     for stream in text_streams[1:]:
