@@ -208,15 +208,16 @@ def _check_same_length(
     unit = "lines" if not other.keyed else "segments"
     if len(segments) < n:
         line = segments[-1].line + 1 if segments else 1
+        advice = (
+            "give every segment a document id"
+            if other.role == DOCIDS
+            else "every line must be the translation of the same line there"
+        )
         raise CorpusFormatError(
             other.file,
             line,
             f"the file ends after {len(segments)} {unit}, but "
-            f"{_label(base, other)} has {n}; every line must be the "
-            "translation of the same line there"
-            if other.role != DOCIDS
-            else f"the file ends after {len(segments)} {unit}, but "
-            f"{_label(base, other)} has {n}; give every segment a document id",
+            f"{_label(base, other)} has {n}; {advice}",
         )
     raise CorpusFormatError(
         other.file,

@@ -180,5 +180,5 @@ class ReadFile:
     source_language: str | None = None
     target_language: str | None = None
     set_id: str | None = None
-    # (line, attribute, value) of each stated language, to name a conflict.
+    # "source"/"target" -> line where that language is stated, for messages.
     language_lines: dict[str, int] = field(default_factory=dict)

@@ -55,14 +55,17 @@ from scoring.formats.text import (
     LineIndex,
     document_runs,
     escape_markup,
+    first_element_name,
     join_segment_lines,
     unescape_sgml,
 )
 
 _SETS = {"srcset": SOURCE, "refset": REFERENCE, "tstset": SYSTEM}
+# A tag, "<!--", or another declaration (<?xml ...?>, <!DOCTYPE ...>). No "<"
+# inside a tag or a quoted value: a tag left open then fails at the next
+# "<" instead of scanning to the end of the file from every "<" (quadratic).
 _MARKUP = re.compile(
-    r"<!--.*?-->|<[!?][^>]*>|<(/?)([A-Za-z][\w.:-]*)((?:[^>\"']|\"[^\"]*\"|'[^']*')*)>",
-    re.DOTALL,
+    r"<(/?)([A-Za-z][\w.:-]*)((?:[^<>\"']|\"[^<>\"]*\"|'[^<>']*')*)>|<!--|<[!?][^<>]*>"
 )
 _ATTRIBUTE = re.compile(
     r"([A-Za-z_][\w.:-]*)\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s\"'>]+))"
@@ -74,11 +77,8 @@ _UNSTATED = {"", "any"}
 
 def looks_like_sgml(head: str) -> bool:
     """True when the first element of ``head`` is a NIST set (or ``<mteval>``)."""
-    for match in _MARKUP.finditer(head):
-        if match.group(2) is None:
-            continue  # comment, <?xml ...?>, <!DOCTYPE ...>
-        return match.group(2).lower() in (*_SETS, "mteval")
-    return False
+    name = first_element_name(head)
+    return name is not None and name.lower() in (*_SETS, "mteval")
 
 
 def attributes(text: str) -> dict[str, str]:
@@ -111,6 +111,12 @@ class _Reader:
             if match is None:
                 break
             position = match.end()
+            if match.group() == "<!--":
+                end = self.text.find("-->", position)
+                if end < 0:
+                    raise self.error(match.start(), "a comment (<!--) is never closed")
+                position = end + 3
+                continue
             name = (match.group(2) or "").lower()
             if not name:
                 continue

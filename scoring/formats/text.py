@@ -108,3 +108,31 @@ def document_runs(
             )
         runs.append((docid, index, index + 1))
     return runs
+
+
+_PROLOG_ENDS = {"<?": "?>", "<!--": "-->", "<!": ">"}
+_ELEMENT_NAME = re.compile(r"<([A-Za-z_][\w.:-]*)")
+
+
+def first_element_name(head: str) -> str | None:
+    """The name of the first element of markup ``head``, after any XML
+    declaration, comments and ``<!DOCTYPE>``; None when text comes first."""
+    position = 0
+    while True:
+        start = head.find("<", position)
+        if start < 0 or head[position:start].strip():
+            return None
+        opening = next((o for o in _PROLOG_ENDS if head.startswith(o, start)), None)
+        if opening is None:
+            match = _ELEMENT_NAME.match(head, start)
+            return match.group(1) if match else None
+        after = start + len(opening)
+        bracket, close = head.find("[", after), head.find(">", after)
+        if opening == "<!" and 0 <= bracket < close:
+            after = head.find("]", bracket)  # a DOCTYPE's internal subset
+            if after < 0:
+                return None
+        end = head.find(_PROLOG_ENDS[opening], after)
+        if end < 0:
+            return None
+        position = end + len(_PROLOG_ENDS[opening])

@@ -45,21 +45,22 @@ from scoring.formats.model import (
     Segment,
     Stream,
 )
-from scoring.formats.text import document_runs, join_segment_lines
+from scoring.formats.text import (
+    document_runs,
+    first_element_name,
+    join_segment_lines,
+)
 
 _ROLES = {"src": SOURCE, "ref": REFERENCE, "hyp": SYSTEM}
 _DECLARATION = re.compile(r"<!(DOCTYPE|ENTITY)\b", re.IGNORECASE)
 _ENCODING = re.compile(r"<\?xml[^>]*\bencoding\s*=\s*[\"']([^\"']+)[\"']")
-_FIRST_ELEMENT = re.compile(r"<([A-Za-z_][\w.-]*)")
 # XML 1.0 characters: TAB, LF, CR, and U+0020 up (no surrogates, no FFFE/FFFF).
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def looks_like_wmt_xml(head: str) -> bool:
     """True when the first element of ``head`` is ``<dataset>``."""
-    body = re.sub(r"<\?.*?\?>|<!--.*?-->", "", head, flags=re.DOTALL)
-    match = _FIRST_ELEMENT.search(body)
-    return match is not None and match.group(1) == "dataset"
+    return first_element_name(head) == "dataset"
 
 
 class _Reader:

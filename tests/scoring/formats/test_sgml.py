@@ -3,13 +3,20 @@ refusal with its whole message."""
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 
 from scoring import get_metric
 from scoring.formats import CorpusFormatError, read_corpus
 from scoring.formats.text import unescape_sgml
-from tests.scoring.support.realdata import DATA_DIR, read_lines, segment_count
+from tests.scoring.support.realdata import (
+    DATA_DIR,
+    read_lines,
+    require_full_data,
+    segment_count,
+)
 
 BLEND = DATA_DIR / "blend-wmt15-16-da"
 MTEVAL_BLEU = "bleu:lowercase=true,smooth=mteval,sentence_smooth=mteval"
@@ -268,4 +275,47 @@ def test_a_latin1_sgml_file_is_refused_naming_the_line_and_byte() -> None:
     assert refused(data) == (
         "test.sgm, line 3: invalid UTF-8 (byte 0xe9 at byte 16 of the line), "
         "perhaps Latin-1 or Windows-1252 ('é'); save the file as UTF-8"
+    )
+
+
+def test_blends_three_sgml_files_zipped_line_up_as_source_reference_and_system() -> (
+    None
+):
+    require_full_data("BLEND's train.source.toen.sgm (not in the fixtures)")
+    from tests.scoring.formats.support import make_zip
+
+    names = ("source", "reference", "mt-system")
+    files = {
+        f"train.{name}.toen.sgm": (
+            BLEND / "preprocessed" / f"train.{name}.toen.sgm"
+        ).read_bytes()
+        for name in names
+    }
+    corpus = read_corpus(make_zip(files), "blend-sgml.zip")
+    assert corpus.detected == (
+        "ZIP archive of 3 files (NIST SGML ×3): source, 1 reference, 1 system, "
+        "5,360 segments in 1 document"
+    )
+    source = read_lines(BLEND / "preprocessed" / "train.source.toen")
+    assert corpus.source == tuple(unescape_sgml(line) for line in source)
+
+
+@pytest.mark.parametrize(
+    "junk", ['<x "\n', '<doc docid="a\n', "<!x ", "<seg id=1>"], ids=repr
+)
+def test_tags_left_open_are_refused_in_linear_time(junk: str) -> None:
+    # An early reader scanned to the end of the file from every "<" of an
+    # unclosed tag: 20,000 such lines took minutes.
+    text = "<tstset>\n<doc docid=d>\n" + junk * 20_000
+    started = time.perf_counter()
+    message = refused(text)
+    elapsed = time.perf_counter() - started
+    print(f"{junk!r} x 20,000: refused in {elapsed * 1000:.0f} ms")
+    assert message.startswith("test.sgm, line ")
+    assert elapsed < 2
+
+
+def test_an_unclosed_comment_is_refused() -> None:
+    assert refused("<tstset>\n<!-- never closed\n<doc docid=d>") == (
+        "test.sgm, line 2: a comment (<!--) is never closed"
     )

@@ -157,3 +157,21 @@ def test_a_docids_file_alone_is_no_corpus() -> None:
     assert refused(data, "docids") == (
         "docids: only document ids; no source, reference or system segments"
     )
+
+
+@pytest.mark.parametrize(
+    ("head", "name"),
+    [
+        ('<?xml version="1.0"?>\n<!-- c -->\n<dataset id="x">', "dataset"),
+        ('<!DOCTYPE dataset [\n<!ENTITY a "b">\n]>\n<dataset>', "dataset"),
+        ("\n  <srcset setid=x>", "srcset"),
+        ("text <srcset>", None),
+        ("<!-- never closed <dataset>", None),
+    ],
+)
+def test_the_first_element_is_found_after_declarations_and_comments(
+    head: str, name: str | None
+) -> None:
+    from scoring.formats.text import first_element_name
+
+    assert first_element_name(head) == name

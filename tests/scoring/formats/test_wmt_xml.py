@@ -183,3 +183,26 @@ def test_text_xml_cannot_hold_is_refused_by_the_writer() -> None:
     broken = replace(corpus, systems={"sys-1": ("a\x01", "", "", "")})
     with pytest.raises(ValueError, match=r"system:sys-1, segment 1: U\+0001 cannot"):
         write_wmt_xml(broken)
+
+
+def test_it_reads_what_sacrebleus_wmt_xml_reader_reads() -> None:
+    # sacreBLEU 2.6.0's reader of the same format (lxml), then its _clean
+    # (whitespace collapsed); the sample has no double spaces, so the
+    # streams must be equal.
+    import io
+
+    sacrebleu_xml = pytest.importorskip("sacrebleu.dataset.wmt_xml")
+    fields = sacrebleu_xml.WMTXMLDataset._unwrap_wmt21_or_later(
+        io.BytesIO(WMT22_STYLE.encode())
+    )
+    clean = sacrebleu_xml.WMTXMLDataset._clean
+    theirs = {
+        key: tuple(clean(text) for text in value) for key, value in fields.items()
+    }
+    corpus = read_corpus(WMT22_STYLE.encode(), "all.xml")
+    assert theirs["src"] == corpus.source
+    assert theirs["docid"] == corpus.document_ids
+    assert {k[4:]: v for k, v in theirs.items() if k.startswith("ref:")} == dict(
+        corpus.references
+    )
+    assert theirs["sys-1"] == corpus.systems["sys-1"]
