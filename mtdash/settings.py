@@ -178,6 +178,8 @@ X_FRAME_OPTIONS = "DENY"
 # proxies append to X-Forwarded-For; never set them without such a proxy, or
 # clients could claim HTTPS and any address.
 SECURE_SSL_REDIRECT = env_bool("MTDASH_SSL_REDIRECT", False)
+# Health checks come over plain HTTP from inside the network.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SECURE_PROXY_SSL_HEADER = env_proxy_header("MTDASH_SECURE_PROXY_SSL_HEADER")
 MTDASH_PROXY_COUNT = env_int("MTDASH_PROXY_COUNT", 0)
 SECURE_HSTS_SECONDS = env_int("MTDASH_HSTS_SECONDS", 0)

@@ -140,6 +140,8 @@ def test_two_workers_share_the_jobs_beat_sweeps_and_sigterm_stops_all(
     css = client.get("/static/css/base.css")
     assert css.status == 200 and css.body
     assert (server.data_dir / "staticfiles" / "css" / "base.css").exists()
+    health = client.get("/healthz")
+    assert health.status == 200 and '"broker": "ok"' in health.text
 
     test_set = upload_test_set(client, user.teams.get())
     started = time.monotonic()
@@ -249,7 +251,7 @@ def test_compose_checks_the_health_of_every_service(compose):
     worker = compose["services"]["worker"]
     assert "inspect ping -d worker@$$HOSTNAME" in worker["healthcheck"]["test"][1]
     assert "worker@%h" in worker["command"]
-    assert "/accounts/login/" in compose["services"]["web"]["healthcheck"]["test"][3]
+    assert '"/healthz"' in compose["services"]["web"]["healthcheck"]["test"][3]
 
 
 def test_compose_keeps_redis_and_shares_the_artifacts(compose):
