@@ -41,6 +41,7 @@ INSTALLED_APPS = [
     "mtdash.teams",
     "mtdash.evaluation",
     "mtdash.orange",
+    "mtdash.judgments",
 ]
 
 MIDDLEWARE = [
