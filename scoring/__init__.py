@@ -27,7 +27,7 @@ from scoring.registry import (
     server_only_parameters,
 )
 from scoring.results import MetricResult
-from scoring.textfiles import decode_segments
+from scoring.textfiles import decode_segments, decode_text_file
 from scoring.tokenizers import Tokenizer, get_tokenizer, list_tokenizers
 from scoring.version import __version__
 
@@ -45,6 +45,7 @@ __all__ = [
     "__version__",
     "canonical_spec",
     "decode_segments",
+    "decode_text_file",
     "get_metric",
     "get_tokenizer",
     "list_metrics",

@@ -33,7 +33,16 @@ class InputFileError(ScoringError):
     line) say where; the message says what, and names both.
     """
 
-    def __init__(self, message: str, path: str, line: int | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        path: str,
+        line: int | None = None,
+        problem: str | None = None,
+    ) -> None:
         super().__init__(message)
         self.path = path
         self.line = line
+        # What is wrong without the "file, line n:" prefix, for callers that
+        # name the place their own way (the web forms, the corpus readers).
+        self.problem = problem or message

@@ -95,6 +95,31 @@ _MAGIC_NUMBERS = (
 )
 
 
+def decode_text_file(data: bytes, name: str) -> tuple[str, ...]:
+    """The lines of an uploaded text file, refusing an empty one.
+
+    :func:`decode_segments` with the byte-order mark dropped, plus the two
+    ways a file can hold nothing. Every :class:`InputFileError` carries its
+    ``problem`` without the place, so callers (the web upload checks, the
+    corpus readers) can name the file and line in their own style.
+    """
+    if not data:
+        problem = "the file is empty (0 bytes)"
+        raise InputFileError(f"{name}: {problem}", name, None, problem)
+    try:
+        lines = decode_segments(data, name, strip_byte_order_mark=True)
+    except InputFileError as error:
+        where = f"{name}: line {error.line}: " if error.line else f"{name}: "
+        problem = str(error).removeprefix(where)
+        if problem.startswith("invalid UTF-8"):
+            problem += "; save the file as UTF-8"
+        raise InputFileError(str(error), name, error.line, problem) from None
+    if not lines:
+        problem = "the file is empty (only a byte-order mark)"
+        raise InputFileError(f"{name}: {problem}", name, None, problem)
+    return lines
+
+
 def non_utf8_file(data: bytes) -> str | None:
     """What ``data`` is when it is plainly not UTF-8 text, else None.
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
 
-from scoring import InputFileError, decode_segments
+from scoring import InputFileError, decode_text_file
 
 
 @dataclass(frozen=True)
@@ -41,20 +41,10 @@ def read_segments(data: bytes, file_name: str) -> list[str]:
     Empty lines are kept (an empty hypothesis is a legitimate, if poor,
     translation).
     """
-    if not data:
-        raise UploadProblem(file_name, None, "the file is empty (0 bytes)")
     try:
-        lines = decode_segments(data, file_name, strip_byte_order_mark=True)
+        lines = decode_text_file(data, file_name)
     except InputFileError as error:
-        where = f"{file_name}: line {error.line}: " if error.line else f"{file_name}: "
-        problem = str(error).removeprefix(where)
-        if problem.startswith("invalid UTF-8"):
-            problem += "; save the file as UTF-8"
-        raise UploadProblem(file_name, error.line, problem) from None
-    if not lines:
-        raise UploadProblem(
-            file_name, None, "the file is empty (only a byte-order mark)"
-        )
+        raise UploadProblem(file_name, error.line, error.problem) from None
     if not any(line.strip() for line in lines):
         lines_text = (
             "1 line, blank" if len(lines) == 1 else f"{len(lines)} lines, all blank"

@@ -23,25 +23,15 @@ from bisect import bisect_right
 
 from scoring.errors import InputFileError
 from scoring.formats.model import CorpusFormatError
-from scoring.textfiles import decode_segments
+from scoring.textfiles import decode_text_file
 
 
 def decode_text(data: bytes, name: str) -> str:
     """``data`` as text with LF line ends; CorpusFormatError if not UTF-8 text."""
-    if not data:
-        raise CorpusFormatError(name, None, "the file is empty (0 bytes)")
     try:
-        lines = decode_segments(data, name, strip_byte_order_mark=True)
+        lines = decode_text_file(data, name)
     except InputFileError as error:
-        where = f"{name}: line {error.line}: " if error.line else f"{name}: "
-        problem = str(error).removeprefix(where)
-        if problem.startswith("invalid UTF-8"):
-            problem += "; save the file as UTF-8"
-        raise CorpusFormatError(name, error.line, problem) from None
-    if not lines:
-        raise CorpusFormatError(
-            name, None, "the file is empty (only a byte-order mark)"
-        )
+        raise CorpusFormatError(name, error.line, error.problem) from None
     return "\n".join(lines)
 
 
