@@ -1,0 +1,187 @@
+"""Human judgments of system outputs and metric scores computed elsewhere.
+
+Judgments keep every raw value with its judge and criterion, so per-judge
+z-scores and WMT-style aggregates (issue #12) are computed from them, never
+stored instead of them. Segments are addressed by their 0-based ``index``
+(line number − 1), as in :mod:`mtdash.evaluation.models`.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from mtdash.evaluation.models import SystemOutput, TestSet
+
+
+class Criterion(models.Model):
+    """What judges rated on a test set (adequacy, fluency, DA, MQM...) and the
+    range its values must lie in (``None``: unbounded on that side)."""
+
+    test_set = models.ForeignKey(
+        TestSet, on_delete=models.CASCADE, related_name="criteria"
+    )
+    name = models.CharField(max_length=100)
+    minimum = models.FloatField(null=True, blank=True)
+    maximum = models.FloatField(null=True, blank=True)
+    higher_is_better = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name_plural = "criteria"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["test_set", "name"], name="criterion_name_per_test_set"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.range_label})"
+
+    @property
+    def range_label(self) -> str:
+        """``1–5``, ``0–100``, ``≤ 0`` or ``any value``."""
+        low, high = self.minimum, self.maximum
+        if low is not None and high is not None:
+            return f"{low:g}–{high:g}"
+        if high is not None:
+            return f"≤ {high:g}"
+        if low is not None:
+            return f"≥ {low:g}"
+        return "any value"
+
+    def admits(self, value: float) -> bool:
+        return (self.minimum is None or value >= self.minimum) and (
+            self.maximum is None or value <= self.maximum
+        )
+
+
+class JudgmentImport(models.Model):
+    """One imported file of judgments: who, when, what, how many."""
+
+    test_set = models.ForeignKey(
+        TestSet, on_delete=models.CASCADE, related_name="judgment_imports"
+    )
+    file_name = models.CharField(max_length=255)
+    layout = models.CharField(max_length=40, help_text="e.g. csv, wmt-mqm")
+    imported_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    imported_at = models.DateTimeField(auto_now_add=True)
+    n_judgments = models.PositiveIntegerField(default=0)
+    n_skipped = models.PositiveIntegerField(
+        default=0, help_text="rows without a value (not judged)"
+    )
+    counts = models.JSONField(default=dict, help_text="criterion -> system -> count")
+
+    class Meta:
+        ordering = ["-imported_at"]
+
+    def __str__(self) -> str:
+        return f"{self.file_name} ({self.n_judgments} judgments)"
+
+
+class Judgment(models.Model):
+    """One judge's raw value for one segment of one output under one criterion."""
+
+    output = models.ForeignKey(
+        SystemOutput, on_delete=models.CASCADE, related_name="judgments"
+    )
+    index = models.PositiveIntegerField(help_text="segment line number − 1")
+    judge = models.CharField(max_length=200)
+    criterion = models.ForeignKey(
+        Criterion, on_delete=models.CASCADE, related_name="judgments"
+    )
+    value = models.FloatField()
+    batch = models.ForeignKey(
+        JudgmentImport, on_delete=models.CASCADE, related_name="judgments"
+    )
+    line = models.PositiveIntegerField(help_text="line in the imported file")
+
+    class Meta:
+        ordering = ["output", "index"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["output", "index", "judge", "criterion"],
+                name="one_judgment_per_judge",
+            )
+        ]
+
+
+class ExternalMetric(models.Model):
+    """A metric computed outside mtdash (COMET, MetricX...) on a test set; its
+    ``description`` (model and version) is its signature."""
+
+    test_set = models.ForeignKey(
+        TestSet, on_delete=models.CASCADE, related_name="external_metrics"
+    )
+    name = models.CharField(max_length=100)
+    description = models.CharField(max_length=300)
+    higher_is_better = models.BooleanField(default=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["test_set", "name"], name="external_metric_name_per_test_set"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def signature(self) -> str:
+        return self.description
+
+
+class ExternalCorpusScore(models.Model):
+    """An output's corpus score under an external metric: the mean of its
+    segment scores (stored, so the leaderboard reads one row per cell)."""
+
+    metric = models.ForeignKey(
+        ExternalMetric, on_delete=models.CASCADE, related_name="corpus_scores"
+    )
+    output = models.ForeignKey(
+        SystemOutput, on_delete=models.CASCADE, related_name="external_scores"
+    )
+    score = models.FloatField()
+    n_segments = models.PositiveIntegerField()
+    file_name = models.CharField(max_length=255)
+    imported_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    imported_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["metric", "output"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["metric", "output"], name="one_external_score_per_output"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.metric}={self.score:.4f} for {self.output}"
+
+
+class ExternalSegmentScore(models.Model):
+    """One segment's score; resampling reads an output's rows in index order."""
+
+    corpus_score = models.ForeignKey(
+        ExternalCorpusScore, on_delete=models.CASCADE, related_name="segment_scores"
+    )
+    index = models.PositiveIntegerField(help_text="segment line number − 1")
+    score = models.FloatField()
+
+    class Meta:
+        ordering = ["index"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["corpus_score", "index"], name="external_segment_index"
+            )
+        ]
