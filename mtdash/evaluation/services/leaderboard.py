@@ -8,6 +8,11 @@ records every parameter that changes the number; ``meteor`` and
 ``meteor:paraphrase=<a missing file>`` both say ``para:off``); the column is
 named after the shortest of them. When an output holds several scores for one
 column, the most recently computed one is shown.
+
+Metrics computed elsewhere (``mtdash.judgments``: COMET, MetricX...) follow
+as columns of their own, marked external: their corpus score is the stored
+mean of their segment scores and their signature the description given at
+import.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from mtdash.evaluation.models import CorpusScore, ScoringJob, SystemOutput, TestSet
+from mtdash.judgments.models import ExternalCorpusScore
 from scoring import MetricError, canonical_spec, get_metric, list_metrics
 
 
@@ -44,6 +50,9 @@ class MetricColumn:
     # Every signature found in the column, ``signature`` first; more than one
     # when outputs were scored by different versions.
     signatures: tuple[str, ...] = ()
+    # Computed outside mtdash and imported (its scale is not known: ``scale``
+    # only chooses the decimals, from the scores' magnitude).
+    external: bool = False
 
     @property
     def decimals(self) -> int:
@@ -51,7 +60,9 @@ class MetricColumn:
 
     @property
     def scale_label(self) -> str:
-        """``0–1``, ``0–100`` or ``≥ 0`` (NIST), for column headers."""
+        """``0–1``, ``0–100``, ``≥ 0`` (NIST) or ``external``, for column headers."""
+        if self.external:
+            return "external"
         if math.isinf(self.scale):
             return "≥ 0"
         return f"0–{self.scale:g}"
@@ -138,6 +149,7 @@ def build_leaderboard(test_set: TestSet, rank_by: str | None = None) -> Leaderbo
         name = column_of[metric, signature]
         scores.setdefault(output_id, {})[name] = score
         signatures.setdefault(output_id, {})[name] = signature
+    external = _external_columns(test_set, scores, signatures)
     rows = []
     for output in outputs:
         job = latest_jobs.get(output.pk)
@@ -152,12 +164,42 @@ def build_leaderboard(test_set: TestSet, rank_by: str | None = None) -> Leaderbo
             )
         )
     names = sorted(set(column_of.values()))
+    names += [name for name in external if name not in names]
     primary = _primary(names, column_of, rank_by)
     if primary:
         names.remove(primary)
         names.insert(0, primary)
-    columns = tuple(_column(name, rows) for name in names)
+    columns = tuple(external.get(name) or _column(name, rows) for name in names)
     return Leaderboard(test_set.pk, columns, _ranked(rows, columns))
+
+
+def _external_columns(
+    test_set: TestSet,
+    scores: dict[int, dict[str, float]],
+    signatures: dict[int, dict[str, str]],
+) -> dict[str, MetricColumn]:
+    """Add the external metrics' scores to ``scores`` and ``signatures`` (by
+    output id) and return their columns by name."""
+    stored = ExternalCorpusScore.objects.filter(metric__test_set=test_set).values_list(
+        "output_id",
+        "score",
+        "metric__name",
+        "metric__description",
+        "metric__higher_is_better",
+    )
+    columns: dict[str, MetricColumn] = {}
+    magnitude: dict[str, float] = {}
+    for output_id, score, name, description, higher_is_better in stored:
+        scores.setdefault(output_id, {})[name] = score
+        signatures.setdefault(output_id, {})[name] = description
+        magnitude[name] = max(magnitude.get(name, 0.0), abs(score))
+        columns[name] = MetricColumn(
+            name, description, higher_is_better, 1.0, (description,), external=True
+        )
+    return {
+        name: replace(column, scale=100.0 if magnitude[name] >= 10 else 1.0)
+        for name, column in sorted(columns.items())
+    }
 
 
 def _column_names(stored: list[tuple[str, str]]) -> dict[tuple[str, str], str]:

@@ -3,8 +3,9 @@
 Rendering a leaderboard of 50 systems x 20 metrics costs tens of
 milliseconds (a thousand cells through the template engine); the data behind
 it changes only when an output is added, a job changes status or scores are
-saved. So the rendered fragment and its chart are cached under a key that
-digests exactly those inputs (three small queries): any change gives a new
+saved (computed here or imported as an external metric). So the rendered
+fragment and its chart are cached under a key that digests exactly those
+inputs (five small queries): any change gives a new
 key, so a cached page is never stale, and old keys simply expire.
 """
 
@@ -20,6 +21,7 @@ from django.template.loader import render_to_string
 from mtdash.evaluation.figures import leaderboard_figure
 from mtdash.evaluation.models import CorpusScore, ScoringJob, SystemOutput, TestSet
 from mtdash.evaluation.services.leaderboard import build_leaderboard
+from mtdash.judgments.models import ExternalCorpusScore, ExternalMetric
 from scoring import __version__ as SCORING_VERSION
 
 CACHE_SECONDS = 600
@@ -46,7 +48,26 @@ def leaderboard_cache_key(test_set: TestSet, rank_by: str | None) -> str:
     scores = CorpusScore.objects.filter(output__test_set=test_set).aggregate(
         n=Count("pk"), last_pk=Max("pk"), last_computed=Max("computed_at")
     )
-    state = repr((outputs, jobs, sorted(scores.items()), rank_by, SCORING_VERSION))
+    # Imported scores are only ever added (or deleted with their metric or
+    # output): their count and last id tell every change.
+    external = ExternalCorpusScore.objects.filter(metric__test_set=test_set).aggregate(
+        n=Count("pk"), last_pk=Max("pk")
+    )
+    external["metrics"] = list(  # a description edited in the admin shows too
+        ExternalMetric.objects.filter(test_set=test_set)
+        .order_by("pk")
+        .values_list("pk", "name", "description", "higher_is_better")
+    )
+    state = repr(
+        (
+            outputs,
+            jobs,
+            sorted(scores.items()),
+            sorted(external.items()),
+            rank_by,
+            SCORING_VERSION,
+        )
+    )
     digest = hashlib.sha256(state.encode("utf-8")).hexdigest()[:32]
     return f"leaderboard:{test_set.pk}:{digest}"
 
