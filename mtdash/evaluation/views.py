@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
@@ -9,6 +10,7 @@ from django.shortcuts import redirect, render
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods
 
+from mtdash.common.languages import language_label
 from mtdash.common.responses import download_response, job_status_response
 from mtdash.evaluation import access, exports
 from mtdash.evaluation.forms import (
@@ -20,6 +22,7 @@ from mtdash.evaluation.models import ScoringJob
 from mtdash.evaluation.services.leaderboard import build_leaderboard, metric_decimals
 from mtdash.evaluation.services.leaderboard_page import leaderboard_fragment
 from mtdash.evaluation.services.scoring_jobs import rescore_test_set
+from scoring.language_defaults import tokenizer_for
 
 
 def _bound(request) -> tuple:
@@ -47,10 +50,22 @@ def test_set_new(request):
     if request.method == "POST" and form.is_valid():
         test_set = form.save(request.user)
         if test_set is not None:
+            _report_upload(request, form, form.detected)
             return redirect(test_set)
-    return render(
-        request, "evaluation/test_set_new.html", {"form": form, "teams": teams}
-    )
+    context = {
+        "form": form,
+        "teams": teams,
+        "max_references": settings.MTDASH_MAX_REFERENCES,
+    }
+    return render(request, "evaluation/test_set_new.html", context)
+
+
+def _report_upload(request, form, detected=()) -> None:
+    """What was read from structured files, and the upload's warnings."""
+    for sentence in detected:
+        messages.info(request, f"Read {sentence}.")
+    for warning in form.warnings:
+        messages.warning(request, warning)
 
 
 @login_required
@@ -91,12 +106,21 @@ def output_new(request, pk: int):
     test_set = access.get_test_set(request.user, pk)
     form = SystemOutputUploadForm(*_bound(request), test_set=test_set)
     if request.method == "POST" and form.is_valid():
-        job = form.save(request.user)
-        if job is not None:
-            return redirect(job)
-    return render(
-        request, "evaluation/output_new.html", {"form": form, "test_set": test_set}
-    )
+        jobs = form.save(request.user)
+        if jobs is not None:
+            _report_upload(request, form)
+            if len(jobs) == 1:
+                return redirect(jobs[0])
+            messages.success(request, f"Queued {len(jobs)} scoring jobs.")
+            return redirect(test_set)
+    context = {
+        "form": form,
+        "test_set": test_set,
+        "n_segments": test_set.segments.count(),
+        "target_language": language_label(test_set.target_language),
+        "tokenizer": tokenizer_for(test_set.target_language),
+    }
+    return render(request, "evaluation/output_new.html", context)
 
 
 @login_required

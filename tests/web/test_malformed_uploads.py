@@ -1,3 +1,4 @@
+
 """The malformed-upload corpus (``tests/fixtures/malformed/``) through the real
 upload views, logged in as a team member.
 
@@ -11,6 +12,7 @@ zero-width characters, a long token) must instead be stored verbatim.
 
 from __future__ import annotations
 
+import gzip
 import html
 from dataclasses import dataclass
 from pathlib import Path
@@ -111,10 +113,11 @@ REFUSED = [
     Case("bom-only.hyp", "output",
          "bom-only.hyp: the file is empty (only a byte-order mark)"),
     # -- not text at all -------------------------------------------------------
-    Case("gzip.hyp", "output", f"gzip.hyp: this is a gzip-compressed file, {NOT_TEXT}"),
     Case("xz.ref", "reference", f"xz.ref: this is an xz-compressed file, {NOT_TEXT}"),
-    Case("docx.ref", "reference", "docx.ref: this is a ZIP archive (or a .docx, .xlsx "
-         f"or .odt document), {NOT_TEXT}"),
+    Case("docx.ref", "reference", "docx.ref: no corpus file in the archive (expected "
+         "src.*, ref.*, sys/*, SGML, WMT XML or TSV files); a .docx, .xlsx or .odt "
+         "document is a ZIP archive too: upload the text itself, UTF-8, one segment "
+         "per line"),
     Case("pdf.src", "source", f"pdf.src: this is a PDF document, {NOT_TEXT}"),
     Case("png.hyp", "output", f"png.hyp: this is a PNG image, {NOT_TEXT}"),
     Case("elf.nbest", "nbest",
@@ -257,6 +260,7 @@ def stored_state(artifact_dir: Path) -> dict[str, int]:
 def test_the_corpus_and_the_table_agree():
     on_disk = {p.name for p in CORPUS.iterdir()} - {"README.md", "make_corpus.py"}
     in_table = {case.file for case in REFUSED if case.generate is None} | set(ACCEPTED)
+    in_table.add("gzip.hyp")  # read decompressed: see the test below
     assert on_disk == in_table
     assert len(on_disk) >= 40
     readme = (CORPUS / "README.md").read_text(encoding="utf-8")
@@ -304,6 +308,16 @@ def test_a_malformed_file_is_refused_naming_file_line_and_problem(
     assert "<script>alert" not in page and "<img src=x" not in page
     assert stored_state(artifact_dir) == before
     assert callbacks == []
+
+
+def test_a_gzip_compressed_output_is_read_decompressed(member_client, test_set):
+    data = (CORPUS / "gzip.hyp").read_bytes()
+
+    response = post(member_client, test_set, "output", "gzip.hyp", data)
+
+    assert response.status_code == 302, response.content.decode()[:2000]
+    stored = Hypothesis.objects.order_by("index").values_list("text", flat=True)
+    assert list(stored) == gzip.decompress(data).decode().split("\n")[:-1]
 
 
 @pytest.mark.parametrize("name, role", ACCEPTED.items(), ids=list(ACCEPTED))

@@ -135,7 +135,10 @@ def test_it_rejects_a_bad_language_code(client_owner, team):
     response = client_owner.post(
         URL, build_test_set_form(team, source_language="French")
     )
-    assert "Use a language code" in error_text(response)
+    assert "Select a valid choice. French is not one of the available choices." in (
+        error_text(response)
+    )
+    assert not TestSet.objects.exists()
 
 
 def test_it_does_not_let_a_user_upload_into_another_team(client, outsider, team):

@@ -1,6 +1,6 @@
 """Creating test sets and system outputs from validated segment lists.
 
-Callers validate files first (``textfiles``); these functions write
+Callers validate files first (``corpus_files`` for every format); these functions write
 everything in one transaction, so a failure leaves nothing behind.
 
 The forms check that a name is free, but two identical uploads can both pass
@@ -11,7 +11,7 @@ form to show, instead of an ``IntegrityError`` (HTTP 500).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -29,6 +29,7 @@ from mtdash.evaluation.models import (
 )
 from mtdash.evaluation.services.scoring_jobs import DEFAULT_METRICS, create_scoring_job
 from mtdash.teams.models import Team
+from scoring.language_defaults import apply_language_defaults
 
 _BATCH = 1000
 
@@ -163,3 +164,85 @@ def _store_system_output(
         batch_size=_BATCH,
     )
     return create_scoring_job(output, user, metrics, queue=queue)
+
+
+def language_metric_specs(specs: Sequence[str], target_language: str) -> list[str]:
+    """``specs`` with the target language's defaults (``bleu`` ->
+    ``bleu:tokenize=zh`` for Chinese), de-duplicated in order. The specs
+    must have been checked (``check_metric_specs``) first: building a metric
+    from an unchecked spec could open a file the spec names."""
+    return list(
+        dict.fromkeys(apply_language_defaults(spec, target_language) for spec in specs)
+    )
+
+
+def create_test_set_with_outputs(
+    team: Team,
+    user: AbstractBaseUser | None,
+    data: TestSetData,
+    outputs: Mapping[str, Sequence[str]],
+    *,
+    metrics: Sequence[str] = DEFAULT_METRICS,
+    queue: bool = True,
+) -> tuple[TestSet, list[ScoringJob]]:
+    """Store a test set and the system outputs that came with it (a WMT XML
+    file or a ZIP of a WMT folder), each with a scoring job, in one
+    transaction. Raise ``AlreadyExists`` if the team has a test set of that
+    name by now."""
+    try:
+        with transaction.atomic():
+            test_set = _store_test_set(team, user, data)
+            jobs = _store_outputs(test_set, user, outputs, "", metrics, queue)
+    except IntegrityError:
+        if TestSet.objects.filter(team=team, name=data.name).exists():
+            raise AlreadyExists(data.name) from None
+        raise
+    return test_set, jobs
+
+
+def create_system_outputs(
+    test_set: TestSet,
+    user: AbstractBaseUser | None,
+    outputs: Mapping[str, Sequence[str]],
+    *,
+    system_description: str = "",
+    metrics: Sequence[str] = DEFAULT_METRICS,
+    queue: bool = True,
+) -> list[ScoringJob]:
+    """Store several outputs on a test set (system name -> hypotheses), each
+    with its scoring job, all or none. Raise ``AlreadyExists`` naming the
+    first system that has an output on the test set by now."""
+    try:
+        with transaction.atomic():
+            return _store_outputs(
+                test_set, user, outputs, system_description, metrics, queue
+            )
+    except IntegrityError:
+        taken = SystemOutput.objects.filter(
+            test_set=test_set, system__team=test_set.team, system__name__in=outputs
+        ).values_list("system__name", flat=True)
+        if taken:
+            raise AlreadyExists(taken[0]) from None
+        raise
+
+
+def _store_outputs(
+    test_set: TestSet,
+    user: AbstractBaseUser | None,
+    outputs: Mapping[str, Sequence[str]],
+    system_description: str,
+    metrics: Sequence[str],
+    queue: bool,
+) -> list[ScoringJob]:
+    return [
+        _store_system_output(
+            test_set,
+            user,
+            name,
+            hypotheses,
+            system_description=system_description,
+            metrics=metrics,
+            queue=queue,
+        )
+        for name, hypotheses in outputs.items()
+    ]
