@@ -11,4 +11,5 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("", include("mtdash.evaluation.urls")),
     path("", include("mtdash.orange.urls")),
+    path("", include("mtdash.judgments.urls")),
 ]

@@ -1,3 +1,18 @@
 """The judgments' and external scores' endpoints under /api/v1/."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from mtdash.judgments import api
+
+urlpatterns = [
+    path(
+        "test-sets/<int:pk>/judgments/",
+        api.JudgmentsImport.as_view(),
+        name="api_judgments_import",
+    ),
+    path(
+        "test-sets/<int:pk>/external-scores/",
+        api.ExternalScoresImport.as_view(),
+        name="api_external_scores_import",
+    ),
+]

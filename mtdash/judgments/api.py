@@ -1,0 +1,80 @@
+"""``POST /api/v1/test-sets/{id}/judgments/`` and ``.../external-scores/``.
+
+Multipart requests with the file in the field ``file``; 201 with the import's
+counts, or 400 with ``{"errors": [{"file", "line", "message"}]}`` (``file``
+and ``line`` null for a refused field, whose name starts the message, as in
+``mtdash.api.errors``). Another team's test set is a 404, as in the browser.
+"""
+
+from __future__ import annotations
+
+from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.renderers import JSONRenderer
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from mtdash.common.upload_checks import UploadProblem
+from mtdash.evaluation import access
+from mtdash.judgments.services.external_scores import (
+    ExternalMetricProblem,
+    import_external_scores,
+)
+from mtdash.judgments.services.judgments import import_judgments
+
+_TRUE = {"true", "1", "yes", "on"}
+_FALSE = {"false", "0", "no", "off"}
+
+
+class _ImportView(APIView):
+    parser_classes = [MultiPartParser, FormParser]
+    renderer_classes = [JSONRenderer]
+    permission_classes = [IsAuthenticated]
+
+    def post(self, request, pk: int) -> Response:
+        test_set = access.get_test_set(request.user, pk)
+        uploaded = request.FILES.get("file")
+        if uploaded is None:
+            return _errors(
+                None, None, "file: send the file as the multipart field 'file'"
+            )
+        try:
+            result = self.run(request, test_set, uploaded.read(), uploaded.name)
+        except UploadProblem as problem:
+            return _errors(problem.file_name, problem.line, problem.problem)
+        except ExternalMetricProblem as problem:
+            return _errors(None, None, f"{problem.field}: {problem}")
+        return Response(result.to_dict(), status=201)
+
+    def run(self, request, test_set, data: bytes, file_name: str):
+        raise NotImplementedError
+
+
+class JudgmentsImport(_ImportView):
+    def run(self, request, test_set, data: bytes, file_name: str):
+        return import_judgments(test_set, request.user, data, file_name)
+
+
+class ExternalScoresImport(_ImportView):
+    def run(self, request, test_set, data: bytes, file_name: str):
+        text = str(request.data.get("higher_is_better", "true")).strip().lower()
+        if text not in _TRUE | _FALSE:
+            raise ExternalMetricProblem(
+                "higher_is_better",
+                f"higher_is_better must be true or false, not {text!r}",
+            )
+        return import_external_scores(
+            test_set,
+            request.user,
+            str(request.data.get("metric", "")),
+            str(request.data.get("description", "")),
+            text in _TRUE,
+            data,
+            file_name,
+        )
+
+
+def _errors(file: str | None, line: int | None, message: str) -> Response:
+    return Response(
+        {"errors": [{"file": file, "line": line, "message": message}]}, status=400
+    )
