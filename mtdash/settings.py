@@ -6,6 +6,7 @@ with a message naming it (see ``mtdash.env``).
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from pathlib import Path
 
@@ -42,6 +43,10 @@ INSTALLED_APPS = [
     "mtdash.evaluation",
     "mtdash.orange",
     "mtdash.judgments",
+    "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI's files, served locally (no CDN)
+    "mtdash.api",
 ]
 
 MIDDLEWARE = [
@@ -122,6 +127,48 @@ AXES_VERBOSE = False
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
+
+# The REST API (/api/v1/, mtdash.api): per-user tokens ("Authorization: Token
+# <key>") or the browser session (CSRF enforced); every error as
+# {"errors": [{"file", "line", "message"}]}; each user may make
+# MTDASH_API_RATE_LIMIT requests ("<n>/second|minute|hour|day").
+MTDASH_API_RATE_LIMIT = env_str("MTDASH_API_RATE_LIMIT", "600/minute")
+if not re.fullmatch(r"[1-9][0-9]*/(second|minute|hour|day)", MTDASH_API_RATE_LIMIT):
+    raise ImproperlyConfigured(
+        f"MTDASH_API_RATE_LIMIT={MTDASH_API_RATE_LIMIT!r}: write it as a number "
+        "of requests per second, minute, hour or day, e.g. 600/minute"
+    )
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "mtdash.api.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["mtdash.api.permissions.IsTeamMember"],
+    "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.UserRateThrottle"],
+    "DEFAULT_THROTTLE_RATES": {"user": MTDASH_API_RATE_LIMIT},
+    "DEFAULT_RENDERER_CLASSES": [
+        "rest_framework.renderers.JSONRenderer",
+        "rest_framework.renderers.BrowsableAPIRenderer",
+    ],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "mtdash.api.errors.api_exception_handler",
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "mtdash API",
+    "DESCRIPTION": "Machine translation evaluation: test sets, system outputs, "
+    "scoring and ORANGE jobs, leaderboards. Authenticate with "
+    "`Authorization: Token <key>` (create a key on /account/tokens/).",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+    # Schema warnings are checked by tests/api/test_schema.py, per app; the
+    # deploy check would otherwise fail a production start-up on a docs gap.
+    "ENABLE_DJANGO_DEPLOY_CHECK": False,
+}
 
 LANGUAGE_CODE = "en"
 TIME_ZONE = "UTC"

@@ -7,7 +7,9 @@ from mtdash.common.health import healthz
 urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("account/", include("mtdash.api.account_urls")),
     path("admin/", admin.site.urls),
+    path("api/v1/", include("mtdash.api.urls")),
     path("healthz", healthz, name="healthz"),
     path("", include("mtdash.evaluation.urls")),
     path("", include("mtdash.orange.urls")),

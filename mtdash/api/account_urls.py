@@ -1,0 +1,10 @@
+from django.urls import path
+
+from mtdash.api import account_views
+
+urlpatterns = [
+    path("tokens/", account_views.tokens, name="api_tokens"),
+    path(
+        "tokens/<int:pk>/revoke/", account_views.token_revoke, name="api_token_revoke"
+    ),
+]

@@ -1,0 +1,123 @@
+"""What the API answers, as plain JSON-safe dicts built from the models and
+the services' results (no serializer classes: the shapes are fixed by the
+issue and a verification script, and are documented in ``serializers``)."""
+
+from __future__ import annotations
+
+import math
+
+from mtdash.common.jobs import Job
+from mtdash.evaluation.models import ScoringJob, TestSet
+from mtdash.evaluation.services.leaderboard import Leaderboard
+from mtdash.orange.models import OrangeJob
+
+# ORANGE's own "merging" is running as far as a client polling a job cares.
+_API_STATUS = {OrangeJob.Status.MERGING: "running"}
+
+
+def test_set_summary(test_set: TestSet, n_segments: int, labels: list[str]) -> dict:
+    return {
+        "id": test_set.pk,
+        "name": test_set.name,
+        "n_segments": n_segments,
+        "references": labels,
+    }
+
+
+def test_set_detail(test_set: TestSet, n_segments: int, labels: list[str]) -> dict:
+    return {
+        **test_set_summary(test_set, n_segments, labels),
+        "team": test_set.team.name,
+        "source_language": test_set.source_language,
+        "target_language": test_set.target_language,
+        "text_type": test_set.text_type,
+        "description": test_set.description,
+        "created_at": _iso(test_set.created_at),
+    }
+
+
+def job_status(job: Job) -> dict:
+    """A scoring or ORANGE job as ``GET /api/v1/jobs/{id}`` shows it."""
+    data = {
+        "id": job.pk,
+        "kind": "orange" if isinstance(job, OrangeJob) else "scoring",
+        "status": _API_STATUS.get(job.status, job.status),
+        "progress": job.progress,
+        "error_message": job.error_message,
+        "created_at": _iso(job.created_at),
+        "started_at": _iso(job.started_at),
+        "finished_at": _iso(job.finished_at),
+        "attempts": job.attempts,
+        "stuck": job.is_stuck,
+        "metrics": list(job.metrics),
+    }
+    if isinstance(job, ScoringJob):
+        data["output_id"] = job.output_id
+    else:
+        # The job's work is its chunks: their claims are the attempts.
+        data["attempts"] = job.chunk_counts.attempts
+        data["nbest_id"] = job.nbest_id
+        data["n_chunks"] = job.n_chunks
+    return data
+
+
+def leaderboard(board: Leaderboard) -> dict:
+    """Scores on each metric's own scale (as the CLI prints them); the
+    confidence intervals, ranks and clusters are null until the dashboard
+    computes them."""
+    metrics = [
+        {
+            "spec": column.name,
+            "signature": column.signature,
+            "higher_is_better": column.higher_is_better,
+            "scale": _finite(column.scale),  # NIST's is unbounded: null
+        }
+        for column in board.columns
+    ]
+    systems = []
+    for row in board.rows:
+        scores = {
+            column.name: {
+                "score": _finite(row.scores[column.name]),
+                "ci_low": None,
+                "ci_high": None,
+                "rank": None,
+                "cluster": None,
+            }
+            for column in board.columns
+            if column.name in row.scores
+        }
+        systems.append(
+            {"system": row.system, "output_id": row.output_id, "scores": scores}
+        )
+    return {"metrics": metrics, "systems": systems, "significance": {}}
+
+
+def orange_results(job: OrangeJob) -> dict:
+    """The object ``python -m scoring orange --json`` prints: keyed by metric
+    spec, each ``OrangeResult.to_dict()`` without ``metric``; NaN (no
+    bootstrap) becomes null, since JSON has no NaN."""
+    data = {}
+    for score in job.scores.order_by("position"):
+        entry = score.to_orange_result().to_dict()
+        del entry["metric"]
+        data[score.metric] = _json_safe(entry)
+    return data
+
+
+def _json_safe(value):
+    if isinstance(value, float):
+        return _finite(value)
+    if isinstance(value, dict):
+        return {key: _json_safe(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_safe(item) for item in value]
+    return value
+
+
+def _finite(value: float | None) -> float | None:
+    return value if value is not None and math.isfinite(value) else None
+
+
+def _iso(moment) -> str | None:
+    return moment.isoformat() if moment else None

@@ -1,0 +1,149 @@
+"""Request and response shapes for the OpenAPI schema and the browsable API.
+
+Requests are validated by the web forms' own code (the views map fields onto
+the upload forms), so these serializers document; they do not validate.
+"""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+
+class ErrorSerializer(serializers.Serializer):
+    file = serializers.CharField(allow_null=True, help_text="uploaded file at fault")
+    line = serializers.IntegerField(allow_null=True, help_text="1-based line")
+    message = serializers.CharField()
+
+
+class ErrorsSerializer(serializers.Serializer):
+    errors = ErrorSerializer(many=True)
+
+
+class TestSetUploadSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    team = serializers.CharField(
+        required=False, help_text="team name; optional when you are in one team"
+    )
+    source_language = serializers.CharField(help_text="e.g. fr")
+    target_language = serializers.CharField(help_text="e.g. en")
+    text_type = serializers.CharField(required=False, help_text="e.g. news")
+    description = serializers.CharField(required=False)
+    source = serializers.FileField(help_text="UTF-8, one segment per line")
+    reference = serializers.ListField(
+        child=serializers.FileField(), help_text="one or more reference files"
+    )
+    reference_label = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="one per reference file, same order (default A, B, C…)",
+    )
+    document_ids = serializers.FileField(
+        required=False, help_text="one document id per line"
+    )
+    format = serializers.ChoiceField(
+        choices=["auto", "plain"],
+        required=False,
+        help_text="auto (default) or plain; other formats are not supported yet",
+    )
+
+    __test__ = False
+
+
+class TestSetSummarySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    n_segments = serializers.IntegerField()
+    references = serializers.ListField(child=serializers.CharField())
+
+    __test__ = False
+
+
+class TestSetSerializer(TestSetSummarySerializer):
+    team = serializers.CharField()
+    source_language = serializers.CharField()
+    target_language = serializers.CharField()
+    text_type = serializers.CharField()
+    description = serializers.CharField()
+    created_at = serializers.DateTimeField()
+
+
+class OutputUploadSerializer(serializers.Serializer):
+    system = serializers.CharField()
+    description = serializers.CharField(required=False)
+    hypotheses = serializers.FileField(help_text="one hypothesis per line")
+    metric = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="metric specs (e.g. bleu, chrf, rouge-s:d=4); default: the "
+        "test set's leaderboard metrics, else bleu and chrf",
+    )
+
+
+class OutputCreatedSerializer(serializers.Serializer):
+    output_id = serializers.IntegerField()
+    job_id = serializers.IntegerField()
+
+
+class JobSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=["scoring", "orange"])
+    status = serializers.ChoiceField(
+        choices=["queued", "running", "succeeded", "failed"]
+    )
+    progress = serializers.IntegerField(help_text="0–100")
+    error_message = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+    attempts = serializers.IntegerField()
+    stuck = serializers.BooleanField(help_text="its worker stopped; retry it")
+    metrics = serializers.ListField(child=serializers.CharField())
+
+
+class ScoreSerializer(serializers.Serializer):
+    score = serializers.FloatField(allow_null=True)
+    ci_low = serializers.FloatField(allow_null=True)
+    ci_high = serializers.FloatField(allow_null=True)
+    rank = serializers.IntegerField(allow_null=True)
+    cluster = serializers.IntegerField(allow_null=True)
+
+
+class MetricColumnSerializer(serializers.Serializer):
+    spec = serializers.CharField()
+    signature = serializers.CharField()
+    higher_is_better = serializers.BooleanField()
+    scale = serializers.FloatField(allow_null=True, help_text="null: unbounded")
+
+
+class LeaderboardSystemSerializer(serializers.Serializer):
+    system = serializers.CharField()
+    output_id = serializers.IntegerField()
+    scores = serializers.DictField(child=ScoreSerializer())
+
+
+class LeaderboardSerializer(serializers.Serializer):
+    metrics = MetricColumnSerializer(many=True)
+    systems = LeaderboardSystemSerializer(many=True)
+    significance = serializers.DictField()
+
+
+class NBestUploadSerializer(serializers.Serializer):
+    name = serializers.CharField(required=False, help_text="default: the file name")
+    description = serializers.CharField(required=False)
+    nbest = serializers.FileField(help_text="Moses format, optionally gzip-compressed")
+
+
+class CreatedSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+
+
+class OrangeJobRequestSerializer(serializers.Serializer):
+    metrics = serializers.ListField(child=serializers.CharField())
+    all_references = serializers.BooleanField(required=False, default=False)
+    bootstrap = serializers.IntegerField(required=False, default=1000)
+    seed = serializers.IntegerField(required=False, default=1)
+    curve_step = serializers.IntegerField(required=False, default=64)
+
+
+class JobCreatedSerializer(serializers.Serializer):
+    job_id = serializers.IntegerField()
