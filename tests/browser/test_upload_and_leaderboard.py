@@ -3,7 +3,7 @@
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from tests.conftest import PASSWORD
 
@@ -34,22 +34,27 @@ def test_a_user_uploads_and_sees_the_leaderboard_with_its_chart(
     ).click()
 
     browser.find_element(By.ID, "id_name").send_keys("browser toy")
+    Select(browser.find_element(By.ID, "id_source_language")).select_by_value("fr")
+    Select(browser.find_element(By.ID, "id_target_language")).select_by_value("en")
     browser.find_element(By.ID, "id_source_file").send_keys(
         write(tmp_path, "src.fr", SOURCES)
     )
-    references = (
-        write(tmp_path, "ref.A.en", REFS_A) + "\n" + write(tmp_path, "ref.B.en", REFS_B)
+    browser.find_element(By.ID, "id_reference_file_1").send_keys(
+        write(tmp_path, "ref.A.en", REFS_A)
     )
-    browser.find_element(By.ID, "id_reference_files").send_keys(references)
+    browser.find_element(By.ID, "add-reference").click()
+    browser.find_element(By.ID, "id_reference_file_2").send_keys(
+        write(tmp_path, "ref.B.en", REFS_B)
+    )
     browser.find_element(By.CSS_SELECTOR, "#test-set-form button[type=submit]").click()
 
     wait.until(
         EC.presence_of_element_located((By.LINK_TEXT, "Upload a system output"))
     ).click()
-    browser.find_element(By.ID, "id_system_name").send_keys("my-system")
     browser.find_element(By.ID, "id_hypothesis_file").send_keys(
         write(tmp_path, "hyp.en", HYPOTHESES)
     )
+    browser.find_element(By.ID, "id_system_name").send_keys("my-system")
     browser.find_element(By.CSS_SELECTOR, "#output-form button[type=submit]").click()
 
     # The job page polls until the worker is done, then shows the score.
