@@ -46,6 +46,6 @@ def token_revoke(request, pk: int):
     token = get_object_or_404(ApiToken.objects.filter(user=request.user), pk=pk)
     if request.method == "POST":
         if token.revoke():
-            messages.success(request, f"Revoked the token {token.prefix}….")
+            messages.success(request, f"Token {token.prefix}… revoked.")
         return redirect("api_tokens")
     return render(request, "account/token_revoke.html", {"token": token})
