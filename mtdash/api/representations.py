@@ -64,13 +64,16 @@ def job_status(job: Job) -> dict:
 def leaderboard(board: Leaderboard) -> dict:
     """Scores on each metric's own scale (as the CLI prints them); the
     confidence intervals, ranks and clusters are null until the dashboard
-    computes them."""
+    computes them. Imported external metrics are columns too (``external``;
+    their scale is unknown: null)."""
     metrics = [
         {
             "spec": column.name,
             "signature": column.signature,
             "higher_is_better": column.higher_is_better,
-            "scale": _finite(column.scale),  # NIST's is unbounded: null
+            # NIST's is unbounded, an external metric's unknown: null.
+            "scale": None if column.external else _finite(column.scale),
+            "external": column.external,
         }
         for column in board.columns
     ]

@@ -28,7 +28,9 @@ class TestSetUploadSerializer(serializers.Serializer):
     target_language = serializers.CharField(help_text="e.g. en")
     text_type = serializers.CharField(required=False, help_text="e.g. news")
     description = serializers.CharField(required=False)
-    source = serializers.FileField(help_text="UTF-8, one segment per line")
+    source = serializers.FileField(
+        help_text="UTF-8, one segment per line (or a file holding everything)"
+    )
     reference = serializers.ListField(
         child=serializers.FileField(), help_text="one or more reference files"
     )
@@ -41,9 +43,10 @@ class TestSetUploadSerializer(serializers.Serializer):
         required=False, help_text="one document id per line"
     )
     format = serializers.ChoiceField(
-        choices=["auto", "plain"],
+        choices=["auto", "plain", "sgml", "wmt-xml", "tsv"],
         required=False,
-        help_text="auto (default) or plain; other formats are not supported yet",
+        help_text="auto (default: detected) or the format of every file; a "
+        "single SGML, WMT XML or TSV file (as source) may hold everything",
     )
 
     __test__ = False
@@ -112,7 +115,11 @@ class MetricColumnSerializer(serializers.Serializer):
     spec = serializers.CharField()
     signature = serializers.CharField()
     higher_is_better = serializers.BooleanField()
-    scale = serializers.FloatField(allow_null=True, help_text="null: unbounded")
+    scale = serializers.FloatField(
+        allow_null=True,
+        help_text="scores lie in [0, scale]; null: unbounded or unknown",
+    )
+    external = serializers.BooleanField(help_text="imported, not computed by mtdash")
 
 
 class LeaderboardSystemSerializer(serializers.Serializer):

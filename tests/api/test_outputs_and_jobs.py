@@ -177,3 +177,28 @@ def test_the_upload_is_atomic_with_its_idempotency_row(api, test_set, monkeypatc
         upload(api, test_set, HTTP_IDEMPOTENCY_KEY="k")
     assert not SystemOutput.objects.exists()
     assert not IdempotentRequest.objects.exists()
+
+
+def test_an_imported_metric_is_an_external_column_and_never_a_default(
+    api, test_set, owner
+):
+    from mtdash.judgments.models import ExternalCorpusScore, ExternalMetric
+
+    job = create_system_output(
+        test_set, owner, "first", HYPOTHESES.split("\n")[:3], metrics=["ter"]
+    )
+    run_scoring_job(job.pk)
+    metric = ExternalMetric.objects.create(
+        test_set=test_set, name="comet-22", description="COMET-22 (wmt22-comet-da)"
+    )
+    ExternalCorpusScore.objects.create(
+        metric=metric, output=job.output, score=0.81, n_segments=3, file_name="c"
+    )
+    board = api.get(f"/api/v1/test-sets/{test_set.pk}/leaderboard").json()
+    columns = {m["spec"]: m for m in board["metrics"]}
+    assert columns["comet-22"]["external"] is True
+    assert columns["comet-22"]["scale"] is None
+    assert columns["ter"]["external"] is False and columns["ter"]["scale"] == 100.0
+    assert board["systems"][0]["scores"]["comet-22"]["score"] == 0.81
+    upload(api, test_set, system="second")
+    assert ScoringJob.objects.latest("pk").metrics == ["ter"]

@@ -85,11 +85,37 @@ def test_another_teams_name_is_refused_like_an_unknown_one(api, outsider):
     assert not TestSet.objects.exists()
 
 
-def test_a_format_not_supported_yet_is_a_400(api):
-    response = api.post(URL, test_set_upload(format="sgml"), format="multipart")
+def test_an_unknown_format_is_a_400(api):
+    response = api.post(URL, test_set_upload(format="docx"), format="multipart")
     assert response.status_code == 400
     message = response.json()["errors"][0]["message"]
-    assert message.startswith("format: 'sgml' is not supported yet")
+    assert message == (
+        "format: 'docx' is not supported (yet); use one of auto, plain, sgml, "
+        "wmt-xml, tsv"
+    )
+    assert not TestSet.objects.exists()
+
+
+def test_one_tsv_file_holds_the_whole_test_set_and_its_outputs(api):
+    tsv = (
+        "source\tref:A\tref:B\tsystem:sys-x\n"
+        "un\tone\ta one\tone\n"
+        "deux\ttwo\ta two\ttoo\n"
+        "trois\tthree\ta three\ttree\n"
+    )
+    data = {
+        "name": "tsv toy",
+        "source_language": "fr",
+        "target_language": "en",
+        "format": "tsv",
+        "source": text_file("all.tsv", tsv),
+    }
+    response = api.post(URL, data, format="multipart")
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    assert (body["n_segments"], body["references"]) == (3, ["A", "B"])
+    test_set = TestSet.objects.get()
+    assert test_set.outputs.get().system.name == "sys-x"
 
 
 def test_missing_fields_are_named_as_the_api_names_them(api):

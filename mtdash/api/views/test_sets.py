@@ -16,10 +16,12 @@ from mtdash.api.permissions import scoped_or_404, team_named
 from mtdash.api.uploads import StreamedUploadsMixin
 from mtdash.evaluation.access import teams_of, test_sets_of
 from mtdash.evaluation.forms import SystemOutputUploadForm, TestSetUploadForm
+from mtdash.evaluation.services.corpus_files import FORMAT_CHOICES
 from mtdash.evaluation.services.leaderboard import build_leaderboard
 
 ERRORS = OpenApiResponse(serializers.ErrorsSerializer, "errors, naming file and line")
-SUPPORTED_FORMATS = ("auto", "plain")
+# The upload forms' formats: plain text, NIST SGML, WMT XML, TSV (and "auto").
+SUPPORTED_FORMATS = tuple(code for code, _ in FORMAT_CHOICES)
 # Metrics an output is scored with when the request names none and the test
 # set's leaderboard has none yet.
 FALLBACK_METRICS = ("bleu", "chrf")
@@ -177,20 +179,21 @@ class OutputCreate(StreamedUploadsMixin, APIView):
 
 
 def _default_metrics(test_set) -> list[str]:
-    """The metrics already on the leaderboard, so the new row is comparable."""
+    """The metrics already on the leaderboard, so the new row is comparable
+    (not the imported external ones: mtdash cannot compute those)."""
     columns = build_leaderboard(test_set).columns
-    return [column.name for column in columns] or list(FALLBACK_METRICS)
+    computed = [column.name for column in columns if not column.external]
+    return computed or list(FALLBACK_METRICS)
 
 
 def _check_format(value: str | None) -> str:
-    """The format the forms are given; for now plain text only (detected or
-    stated): the forms are learning SGML, WMT XML and TSV."""
+    """The format the forms are given (``auto``: detected from the content)."""
     if value and value not in SUPPORTED_FORMATS:
         raise ApiError(
             [
                 error(
-                    f"format: {value!r} is not supported yet; use auto or plain "
-                    "(UTF-8 text, one segment per line)"
+                    f"format: {value!r} is not supported (yet); use one of "
+                    + ", ".join(SUPPORTED_FORMATS)
                 )
             ]
         )
