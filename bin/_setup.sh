@@ -41,3 +41,31 @@ embedded_redis_server() {
 free_port() {
   .venv/bin/python -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
+
+# METEOR 1.5's English paraphrase table, used as data only: it ships inside
+# the pycocoevalcap wheel on PyPI; only that one file is extracted, into
+# $MTDASH_DATA_DIR/meteor/paraphrase-en.gz (once). Prints the table's path,
+# or nothing when METEOR_PARAPHRASE_TABLE names one or the fetch failed.
+fetch_meteor_paraphrase_table() {
+  local table="$MTDASH_DATA_DIR/meteor/paraphrase-en.gz" wheel_dir
+  if [ ! -f "$table" ] && [ -z "${METEOR_PARAPHRASE_TABLE:-}" ]; then
+    echo "==> Fetching METEOR's paraphrase table (pycocoevalcap wheel, data only)" >&2
+    wheel_dir="$(mktemp -d)"
+    if .venv/bin/python -m pip download --quiet --disable-pip-version-check --no-deps \
+      -d "$wheel_dir" "pycocoevalcap==1.2" >&2; then
+      mkdir -p "$(dirname "$table")"
+      .venv/bin/python - "$wheel_dir" "$table" <<'PY'
+import pathlib, shutil, sys, zipfile
+wheel = next(pathlib.Path(sys.argv[1]).glob("pycocoevalcap-*.whl"))
+partial = pathlib.Path(sys.argv[2] + ".partial")
+with zipfile.ZipFile(wheel) as archive, open(partial, "wb") as out:
+    shutil.copyfileobj(archive.open("pycocoevalcap/meteor/data/paraphrase-en.gz"), out)
+partial.replace(sys.argv[2])  # whole or absent: an interrupted fetch leaves no table
+PY
+    else
+      echo "!! could not fetch METEOR's paraphrase table: METEOR runs without paraphrases" >&2
+    fi
+    rm -rf "$wheel_dir"
+  fi
+  if [ -f "$table" ]; then echo "$table"; fi
+}

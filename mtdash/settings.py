@@ -202,6 +202,12 @@ if DATA_UPLOAD_MAX_NUMBER_FILES < MTDASH_MAX_REFERENCES + 2:
         "document ids)."
     )
 
+# METEOR 1.5's English paraphrase table (paraphrase-en.gz, fetched by bin/run
+# into $MTDASH_DATA_DIR/meteor/): with it the dashboard's English METEOR is
+# METEOR 1.5 (exact, stem, synonym, paraphrase), without it ``para:off``.
+# Loading it takes each worker process about 20 s and 1.6 GB, once.
+MTDASH_METEOR_PARAPHRASE_TABLE = env_str("MTDASH_METEOR_PARAPHRASE_TABLE", "")
+
 # Files too big for database rows (n-best lists, partial ORANGE results),
 # read and written only through the storage ``storages["artifacts"]``. The web
 # server and every worker must see the same artifacts: a directory on one

@@ -18,6 +18,7 @@ from django.urls import reverse
 
 from mtdash.common.languages import ISO_639_1, LANGUAGES, language_choices
 from mtdash.evaluation.models import ScoringJob, Segment, TestSet
+from mtdash.evaluation.services.scoring_jobs import server_metric
 from scoring import get_metric
 from scoring.formats import ParsedCorpus, write_sgml, write_tsv, write_wmt_xml
 from tests.conftest import PASSWORD
@@ -427,3 +428,16 @@ def test_an_output_identical_to_the_source_is_warned_about(client_owner, team, r
     ]
     assert not [m for m in get_messages(quiet.wsgi_request) if "“half”" in str(m)]
     assert Segment.objects.filter(test_set=test_set).count() == n
+
+
+def test_english_meteor_takes_the_servers_paraphrase_table(settings, tmp_path):
+    table = tmp_path / "paraphrase-en.gz"
+    table.write_bytes(gzip.compress(b"0.5\nsmall\nlittle\n"))
+    settings.MTDASH_METEOR_PARAPHRASE_TABLE = ""
+    assert "para:off" in server_metric("meteor").signature(nrefs=1)
+
+    settings.MTDASH_METEOR_PARAPHRASE_TABLE = str(table)
+
+    assert "para:paraphrase-en.gz" in server_metric("meteor").signature(nrefs=1)
+    french = server_metric("meteor:lang=fr,norm=false").signature(nrefs=1)
+    assert "para:off" in french  # an English table is no French paraphrase table

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from django.conf import settings
 from django.db import transaction
@@ -28,7 +29,7 @@ from mtdash.evaluation.models import (
     SystemOutput,
     TestSet,
 )
-from scoring import MetricError, canonical_spec, get_metric
+from scoring import Metric, MetricError, canonical_spec, get_metric
 
 logger = logging.getLogger(__name__)
 
@@ -115,7 +116,7 @@ def _score(job: ScoringJob) -> None:
     for position, metric_name in enumerate(job.metrics):
         if settings.MTDASH_JOB_TEST_DELAY_SECONDS and job.attempts == 1:
             time.sleep(settings.MTDASH_JOB_TEST_DELAY_SECONDS)  # tests: kill me now
-        metric = get_metric(metric_name)
+        metric = server_metric(metric_name)
         result = metric.score(
             hypotheses,
             references,
@@ -126,6 +127,17 @@ def _score(job: ScoringJob) -> None:
         )
         _save_result(job, metric_name, result)
         report(position, 1.0)
+
+
+def server_metric(spec: str) -> Metric:
+    """The metric of ``spec`` with the server's resources: English METEOR
+    takes ``MTDASH_METEOR_PARAPHRASE_TABLE`` when the file is there (a user's
+    spec cannot name a server file, so it never names its own)."""
+    metric = get_metric(spec)
+    table = settings.MTDASH_METEOR_PARAPHRASE_TABLE
+    if getattr(metric, "lang", None) == "en" and table and Path(table).is_file():
+        return get_metric(spec, defaults={"paraphrase": table})
+    return metric
 
 
 def _progress_reporter(job_id: int, n_metrics: int) -> Callable[[int, float], None]:
