@@ -135,3 +135,19 @@ def test_the_account_page_needs_a_login(client, db):
 def test_the_header_links_to_the_tokens_page(client, owner):
     client.login(username=owner.username, password=PASSWORD)
     assert b'href="/account/tokens/"' in client.get("/").content
+
+
+def test_an_administrator_revokes_a_token_in_the_admin(
+    client, owner, django_user_model
+):
+    key = create_token(owner.username).strip()
+    token = ApiToken.objects.get()
+    admin_user = django_user_model.objects.create_superuser("root", password=PASSWORD)
+    client.force_login(admin_user)
+    page = client.get("/admin/api/apitoken/").content.decode()
+    assert token.prefix in page and key not in page
+    client.post(
+        "/admin/api/apitoken/",
+        {"action": "revoke", "_selected_action": [token.pk]},
+    )
+    assert client_with(key).get(URL).status_code == 401
