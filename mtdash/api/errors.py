@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterable, Mapping
 
 from django import forms
+from django.core.exceptions import NON_FIELD_ERRORS
 from rest_framework import status
 from rest_framework.exceptions import APIException, ValidationError
 from rest_framework.response import Response
@@ -67,7 +68,7 @@ def form_errors(
     errors = []
     for field, messages in form.errors.items():
         for message in messages:
-            if field == forms.forms.NON_FIELD_ERRORS:
+            if field == NON_FIELD_ERRORS:
                 errors.append(_file_error(message, names))
             else:
                 errors.append(error(f"{field_names.get(field, field)}: {message}"))

@@ -134,11 +134,12 @@ class OrangeJobDetail(APIView):
     )
     def get(self, request, pk: int):
         job = scoped_or_404(orange_access.jobs_of(request.user), pk)
+        state = representations.job_status(job)
         if job.status == OrangeJob.Status.SUCCEEDED:
             response = Response(representations.orange_results(job))
         else:
-            response = Response(representations.job_status(job))
-        response["X-Job-Status"] = representations.job_status(job)["status"]
+            response = Response(state)
+        response["X-Job-Status"] = state["status"]
         return response
 
 
