@@ -287,3 +287,12 @@ def test_a_range_set_on_the_test_set_is_what_values_are_checked_against(toy, own
     Criterion.objects.create(test_set=toy, name="adequacy", minimum=0, maximum=10)
     import_judgments(toy, owner, (HEADER + "1,sys-a,j1,adequacy,7\n").encode(), "a.csv")
     assert Judgment.objects.get().value == 7.0
+
+
+def test_it_refuses_a_file_over_the_upload_limit(toy, owner, settings):
+    settings.MTDASH_MAX_UPLOAD_BYTES = 40
+    data = (HEADER + "1,sys-a,j1,adequacy,4\n").encode()
+    with pytest.raises(UploadProblem) as caught:
+        import_judgments(toy, owner, data, "j.csv")
+    assert str(caught.value) == f"j.csv: the file is {len(data)} bytes; the limit is 40"
+    assert stored() == (0, 0, 0)
