@@ -74,7 +74,7 @@ def test_external_scores_import_shows_the_means_and_field_problems(client, owner
     }
     html = client.post(url, form).content.decode()
     assert "3 segment scores of comet-22 imported" in html
-    assert '<td>sys-a</td><td class="num">0.5</td>' in html
+    assert '<td>sys-a</td><td class="num">0.5000</td>' in html
     assert ExternalMetric.objects.get().higher_is_better is True
 
 
