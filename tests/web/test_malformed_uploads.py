@@ -1,4 +1,3 @@
-
 """The malformed-upload corpus (``tests/fixtures/malformed/``) through the real
 upload views, logged in as a team member.
 
