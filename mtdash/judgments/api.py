@@ -2,8 +2,8 @@
 
 Multipart requests with the file in the field ``file``; 201 with the import's
 counts, or 400 with ``{"errors": [{"file", "line", "message"}]}`` (``file``
-and ``line`` null for a refused field, whose name starts the message, as in
-``mtdash.api.errors``). Another team's test set is a 404, as in the browser.
+and ``line`` null for a refused field, whose name starts the message; built
+by ``mtdash.api.errors``). Another team's test set is a 404, as in the browser.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from mtdash.api.errors import error, errors_response, upload_problem_error
 from mtdash.common.upload_checks import UploadProblem
 from mtdash.evaluation import access
 from mtdash.judgments.services.external_scores import (
@@ -35,15 +36,15 @@ class _ImportView(APIView):
         test_set = access.get_test_set(request.user, pk)
         uploaded = request.FILES.get("file")
         if uploaded is None:
-            return _errors(
-                None, None, "file: send the file as the multipart field 'file'"
+            return errors_response(
+                [error("file: send the file as the multipart field 'file'")]
             )
         try:
             result = self.run(request, test_set, uploaded.read(), uploaded.name)
         except UploadProblem as problem:
-            return _errors(problem.file_name, problem.line, problem.problem)
+            return errors_response([upload_problem_error(problem)])
         except ExternalMetricProblem as problem:
-            return _errors(None, None, f"{problem.field}: {problem}")
+            return errors_response([error(f"{problem.field}: {problem}")])
         return Response(result.to_dict(), status=201)
 
     def run(self, request, test_set, data: bytes, file_name: str):
@@ -72,9 +73,3 @@ class ExternalScoresImport(_ImportView):
             data,
             file_name,
         )
-
-
-def _errors(file: str | None, line: int | None, message: str) -> Response:
-    return Response(
-        {"errors": [{"file": file, "line": line, "message": message}]}, status=400
-    )
