@@ -23,6 +23,9 @@ class TestSet(models.Model):
         max_length=100, blank=True, help_text="genre or text type, e.g. news"
     )
     description = models.TextField(blank=True)
+    hidden = models.BooleanField(
+        default=False, help_text="kept, but left out of the test set list"
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -156,6 +159,10 @@ class SystemOutput(models.Model):
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    hidden = models.BooleanField(
+        default=False,
+        help_text="kept and scored, but left out of the leaderboard and its tests",
+    )
 
     class Meta:
         ordering = ["-created_at"]
@@ -217,6 +224,15 @@ class CorpusScore(models.Model):
     score = models.FloatField()
     signature = models.CharField(max_length=400)
     sentence_signature = models.CharField(max_length=400, blank=True)
+    # The metric's per-segment sufficient statistics, (n_segments, n_stats),
+    # packed by mtdash.evaluation.services.statistics_store: what bootstrap
+    # intervals and paired tests resample. Empty for scores saved before they
+    # were kept (a rescore fills them in).
+    statistics = models.BinaryField(blank=True, default=b"", editable=False)
+    statistics_names = models.JSONField(default=list, blank=True)
+    # The metric's own figures from the summed statistics (BLEU: precisions
+    # in percent, brevity penalty, lengths), as MetricResult.details.
+    details = models.JSONField(default=dict, blank=True)
     job = models.ForeignKey(
         ScoringJob, null=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -250,3 +266,116 @@ class SegmentScore(models.Model):
                 fields=["corpus_score", "index"], name="segment_score_index"
             )
         ]
+
+
+class ComparisonJob(Job):
+    """Bootstrap intervals, paired tests and clusters of every leaderboard
+    column of a test set, and its human columns (computed by a worker
+    whenever scores change; ``mtdash.evaluation.services.comparisons``)."""
+
+    task_name = "mtdash.evaluation.tasks.compare_outputs"
+
+    test_set = models.ForeignKey(
+        TestSet, on_delete=models.CASCADE, related_name="comparison_jobs"
+    )
+
+    def __str__(self) -> str:
+        return f"comparison job {self.pk} ({self.status}) for {self.test_set}"
+
+
+class MetricComparison(models.Model):
+    """The stored outcome of ``scoring.stats.compare_systems`` for one
+    leaderboard column over the test set's visible outputs.
+
+    ``summary`` holds what the leaderboard shows, keyed by output id (score,
+    interval, cluster and rank range under both tests); the p-value matrices
+    are in ``matrices`` (read only on demand). ``inputs`` digests the scores
+    it was computed from, so a worker recomputes only what changed.
+    """
+
+    class Kind(models.TextChoices):
+        METRIC = "metric", "metric"
+        EXTERNAL = "external", "external metric"
+        HUMAN = "human", "human judgments"
+
+    test_set = models.ForeignKey(
+        TestSet, on_delete=models.CASCADE, related_name="comparisons"
+    )
+    column = models.CharField(max_length=200, help_text="leaderboard column name")
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.METRIC)
+    signature = models.CharField(max_length=400, blank=True)
+    higher_is_better = models.BooleanField(default=True)
+    output_ids = models.JSONField(help_text="outputs in the order of the matrices")
+    seed = models.IntegerField()
+    n_samples = models.PositiveIntegerField()
+    n_trials = models.PositiveIntegerField()
+    confidence = models.FloatField()
+    alpha = models.FloatField()
+    n_segments = models.PositiveIntegerField()
+    inputs = models.CharField(max_length=64, help_text="digest of the inputs")
+    summary = models.JSONField()
+    matrices = models.JSONField()
+    job = models.ForeignKey(
+        ComparisonJob, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    computed_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["column"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["test_set", "kind", "column"], name="one_comparison_per_column"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.column} comparison on {self.test_set}"
+
+
+class WordCounts(models.Model):
+    """Word frequencies of a training corpus (``word<TAB>count`` lines), for
+    the word-frequency buckets of the system page."""
+
+    test_set = models.ForeignKey(
+        TestSet, on_delete=models.CASCADE, related_name="word_counts"
+    )
+    name = models.CharField(max_length=200)
+    counts = models.JSONField(help_text="word -> count")
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    uploaded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-uploaded_at"]
+        verbose_name_plural = "word counts"
+
+    def __str__(self) -> str:
+        return f"{self.name} word counts for {self.test_set}"
+
+
+class TestSetAnalysis(models.Model):
+    """A precomputed analysis of a test set (per-reference diagnostics, an
+    output's bucketed analyses...), stored by the comparison job so that
+    pages only read it. ``kind`` names it (e.g. ``references`` or
+    ``output:12``); ``inputs`` digests what it was computed from."""
+
+    test_set = models.ForeignKey(
+        TestSet, on_delete=models.CASCADE, related_name="analyses"
+    )
+    kind = models.CharField(max_length=100)
+    inputs = models.CharField(max_length=64)
+    data = models.JSONField()
+    computed_at = models.DateTimeField(auto_now=True)
+
+    __test__ = False
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["test_set", "kind"], name="one_analysis_per_kind"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} analysis of {self.test_set}"

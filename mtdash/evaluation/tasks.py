@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from mtdash.common.task_options import job_task
-from mtdash.evaluation.models import ScoringJob
+from mtdash.evaluation.models import ComparisonJob, ScoringJob
+from mtdash.evaluation.services.comparisons import run_comparison_job
 from mtdash.evaluation.services.scoring_jobs import run_scoring_job
 
 
@@ -11,3 +12,10 @@ from mtdash.evaluation.services.scoring_jobs import run_scoring_job
 def score_output(job_id: int) -> bool:
     """Compute every metric of scoring job ``job_id``; safe to run twice."""
     return run_scoring_job(job_id)
+
+
+@job_task(ComparisonJob.task_name)
+def compare_outputs(job_id: int) -> bool:
+    """Intervals, paired tests and clusters of comparison job ``job_id``'s
+    test set; safe to run twice."""
+    return run_comparison_job(job_id)

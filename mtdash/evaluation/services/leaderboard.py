@@ -21,7 +21,21 @@ import math
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from mtdash.evaluation.models import CorpusScore, ScoringJob, SystemOutput, TestSet
+from mtdash.evaluation.models import (
+    CorpusScore,
+    MetricComparison,
+    ScoringJob,
+    SystemOutput,
+    TestSet,
+)
+from mtdash.evaluation.services.leaderboard_stats import (
+    ColumnComparison,
+    HumanColumn,
+    HumanValue,
+    Significance,
+    read_human_columns,
+    read_significance,
+)
 from mtdash.judgments.models import ExternalCorpusScore
 from scoring import MetricError, canonical_spec, get_metric, list_metrics
 
@@ -75,6 +89,13 @@ class LeaderboardCell:
     value: float | None
     column: MetricColumn
     signature: str = ""
+    significance: Significance | None = None
+    # The score is there but its interval is not computed yet (a worker will).
+    pending: bool = False
+
+    @property
+    def in_best_cluster(self) -> bool:
+        return self.significance is not None and self.significance.cluster == 1
 
     @property
     def other_signature(self) -> bool:
@@ -95,6 +116,10 @@ class LeaderboardRow:
     cells: tuple[float | None, ...] = ()
     # The signature of each score, keyed like ``scores``.
     signatures: dict[str, str] = field(default_factory=dict)
+    # Interval, cluster and rank range per column, where computed.
+    significance: dict[str, Significance] = field(default_factory=dict)
+    hidden: bool = False
+    system_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -102,6 +127,10 @@ class Leaderboard:
     test_set_id: int
     columns: tuple[MetricColumn, ...]
     rows: tuple[LeaderboardRow, ...]
+    # Per column name: how its intervals and clusters were computed.
+    comparisons: dict[str, ColumnComparison] = field(default_factory=dict)
+    human_columns: tuple[HumanColumn, ...] = ()
+    test: str = "bootstrap"
 
     @property
     def primary_metric(self) -> str | None:
@@ -111,25 +140,46 @@ class Leaderboard:
     def has_other_signatures(self) -> bool:
         return any(len(column.signatures) > 1 for column in self.columns)
 
+    @property
+    def primary_comparison(self) -> ColumnComparison | None:
+        return self.comparisons.get(self.primary_metric or "")
+
+    def cell(self, row: LeaderboardRow, column: MetricColumn) -> LeaderboardCell:
+        value = row.scores.get(column.name)
+        significance = row.significance.get(column.name)
+        return LeaderboardCell(
+            value,
+            column,
+            row.signatures.get(column.name, ""),
+            significance,
+            pending=value is not None and significance is None and not row.hidden,
+        )
+
     def display_rows(self) -> list[tuple[LeaderboardRow, list[LeaderboardCell]]]:
         """Each row with its cells paired with their columns, for templates."""
         return [
-            (
-                row,
-                [
-                    LeaderboardCell(value, column, row.signatures.get(column.name, ""))
-                    for value, column in zip(row.cells, self.columns)
-                ],
-            )
+            (row, [self.cell(row, column) for column in self.columns])
             for row in self.rows
         ]
 
+    def human_cells(self, row: LeaderboardRow) -> list[HumanValue | None]:
+        return [column.values.get(row.output_id) for column in self.human_columns]
 
-def build_leaderboard(test_set: TestSet, rank_by: str | None = None) -> Leaderboard:
+
+TESTS = ("bootstrap", "ar")  # paired bootstrap resampling, approximate randomisation
+
+
+def build_leaderboard(
+    test_set: TestSet, rank_by: str | None = None, test: str = "bootstrap"
+) -> Leaderboard:
     """Rows ranked by ``rank_by`` (any spelling of a column's spec; default:
     BLEU if present, else the first metric by name), best first; outputs
-    without that score come last."""
-    outputs = SystemOutput.objects.filter(test_set=test_set).select_related("system")
+    without that score come last; hidden outputs are left out. Each score
+    carries its stored interval, cluster and rank range under ``test``
+    (``bootstrap`` or ``ar``) when the comparison job has computed them."""
+    test = test if test in TESTS else "bootstrap"
+    outputs = SystemOutput.objects.filter(test_set=test_set, hidden=False)
+    outputs = outputs.select_related("system")
     latest_jobs = {}
     for job in ScoringJob.objects.filter(output__test_set=test_set).order_by(
         "created_at", "pk"
@@ -140,7 +190,7 @@ def build_leaderboard(test_set: TestSet, rank_by: str | None = None) -> Leaderbo
         .order_by("computed_at", "pk")
         .values_list("output_id", "metric", "score", "signature")
     )
-    column_of = _column_names(
+    column_of = column_names(
         [(metric, signature) for _, metric, _, signature in stored]
     )
     scores: dict[int, dict[str, float]] = {}
@@ -150,6 +200,10 @@ def build_leaderboard(test_set: TestSet, rank_by: str | None = None) -> Leaderbo
         scores.setdefault(output_id, {})[name] = score
         signatures.setdefault(output_id, {})[name] = signature
     external = _external_columns(test_set, scores, signatures)
+    stored_comparisons = list(
+        MetricComparison.objects.filter(test_set=test_set).defer("matrices")
+    )
+    significance, comparisons = read_significance(stored_comparisons, scores, test)
     rows = []
     for output in outputs:
         job = latest_jobs.get(output.pk)
@@ -157,10 +211,12 @@ def build_leaderboard(test_set: TestSet, rank_by: str | None = None) -> Leaderbo
             LeaderboardRow(
                 system=output.system.name,
                 output_id=output.pk,
+                system_id=output.system_id,
                 scores=scores.get(output.pk, {}),
                 signatures=signatures.get(output.pk, {}),
                 job_status=job.status if job else "",
                 job_id=job.pk if job else None,
+                significance=significance.get(output.pk, {}),
             )
         )
     names = sorted(set(column_of.values()))
@@ -170,7 +226,14 @@ def build_leaderboard(test_set: TestSet, rank_by: str | None = None) -> Leaderbo
         names.remove(primary)
         names.insert(0, primary)
     columns = tuple(external.get(name) or _column(name, rows) for name in names)
-    return Leaderboard(test_set.pk, columns, _ranked(rows, columns))
+    return Leaderboard(
+        test_set.pk,
+        columns,
+        _ranked(rows, columns),
+        comparisons=comparisons,
+        human_columns=read_human_columns(stored_comparisons),
+        test=test,
+    )
 
 
 def _external_columns(
@@ -202,7 +265,7 @@ def _external_columns(
     }
 
 
-def _column_names(stored: list[tuple[str, str]]) -> dict[tuple[str, str], str]:
+def column_names(stored: list[tuple[str, str]]) -> dict[tuple[str, str], str]:
     """Map each stored (metric spec, signature) to its column's name.
 
     Canonical specs that share a signature are joined (union-find); a group

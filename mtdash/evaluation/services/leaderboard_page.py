@@ -18,9 +18,20 @@ from django.core.cache import cache
 from django.db.models import Count, Max
 from django.template.loader import render_to_string
 
-from mtdash.evaluation.figures import leaderboard_figure
-from mtdash.evaluation.models import CorpusScore, ScoringJob, SystemOutput, TestSet
-from mtdash.evaluation.services.leaderboard import build_leaderboard
+from mtdash.evaluation.figures import (
+    leaderboard_figure,
+    precision_figure,
+    rank_figure,
+)
+from mtdash.evaluation.models import (
+    ComparisonJob,
+    CorpusScore,
+    MetricComparison,
+    ScoringJob,
+    SystemOutput,
+    TestSet,
+)
+from mtdash.evaluation.services.leaderboard import Leaderboard, build_leaderboard
 from mtdash.judgments.models import ExternalCorpusScore, ExternalMetric
 from scoring import __version__ as SCORING_VERSION
 
@@ -33,12 +44,14 @@ class LeaderboardFragment:
     has_figure: bool
 
 
-def leaderboard_cache_key(test_set: TestSet, rank_by: str | None) -> str:
+def leaderboard_cache_key(
+    test_set: TestSet, rank_by: str | None, test: str = "bootstrap"
+) -> str:
     """A key that changes whenever anything the fragment shows changes."""
     outputs = list(
         SystemOutput.objects.filter(test_set=test_set)
         .order_by("pk")
-        .values_list("pk", "system__name")
+        .values_list("pk", "system__name", "hidden")
     )
     jobs = list(
         ScoringJob.objects.filter(output__test_set=test_set)
@@ -58,8 +71,14 @@ def leaderboard_cache_key(test_set: TestSet, rank_by: str | None) -> str:
         .order_by("pk")
         .values_list("pk", "name", "description", "higher_is_better")
     )
+    comparisons = MetricComparison.objects.filter(test_set=test_set).aggregate(
+        n=Count("pk"), last_pk=Max("pk"), last_computed=Max("computed_at")
+    )
     state = repr(
         (
+            comparison_pending(test_set),
+            sorted(comparisons.items()),
+            test,
             outputs,
             jobs,
             sorted(scores.items()),
@@ -72,11 +91,13 @@ def leaderboard_cache_key(test_set: TestSet, rank_by: str | None) -> str:
     return f"leaderboard:{test_set.pk}:{digest}"
 
 
-def leaderboard_fragment(test_set: TestSet, rank_by: str | None) -> LeaderboardFragment:
-    key = leaderboard_cache_key(test_set, rank_by)
+def leaderboard_fragment(
+    test_set: TestSet, rank_by: str | None, test: str = "bootstrap"
+) -> LeaderboardFragment:
+    key = leaderboard_cache_key(test_set, rank_by, test)
     fragment = cache.get(key)
     if fragment is None:
-        leaderboard = build_leaderboard(test_set, rank_by=rank_by)
+        leaderboard = build_leaderboard(test_set, rank_by=rank_by, test=test)
         figure = leaderboard_figure(leaderboard)
         html = render_to_string(
             "evaluation/_leaderboard.html",
@@ -84,9 +105,36 @@ def leaderboard_fragment(test_set: TestSet, rank_by: str | None) -> LeaderboardF
                 "test_set": test_set,
                 "leaderboard": leaderboard,
                 "figure": figure,
+                "rank_figure": rank_figure(leaderboard) if figure else None,
+                "precision_figure": precision_figure(_bleu_details(leaderboard))
+                if figure
+                else None,
                 "rank_by": rank_by or "",
+                "hidden_outputs": SystemOutput.objects.filter(
+                    test_set=test_set, hidden=True
+                ).select_related("system"),
+                "comparison_pending": comparison_pending(test_set),
             },
         )
         fragment = LeaderboardFragment(html=html, has_figure=bool(figure))
         cache.set(key, fragment, CACHE_SECONDS)
     return fragment
+
+
+def comparison_pending(test_set: TestSet) -> bool:
+    """A worker is about to compute (or is computing) the intervals."""
+    return ComparisonJob.objects.filter(
+        test_set=test_set,
+        status__in=(ComparisonJob.Status.QUEUED, ComparisonJob.Status.RUNNING),
+    ).exists()
+
+
+def _bleu_details(leaderboard: Leaderboard) -> list[tuple[str, dict]]:
+    """(system, BLEU details) of the ranked rows, for the precision chart."""
+    names = {row.output_id: row.system for row in leaderboard.rows}
+    stored = dict(
+        CorpusScore.objects.filter(output_id__in=list(names), metric="bleu")
+        .exclude(details={})
+        .values_list("output_id", "details")
+    )
+    return [(names[oid], stored[oid]) for oid in names if oid in stored]
