@@ -1,0 +1,99 @@
+"""``python manage.py bench_pages`` on a tiny leaderboard: it builds, times
+and lists every page (no timing asserts: this machine's load is not ours)."""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+
+import numpy as np
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from mtdash.bench.build import METRIC_SPECS, BenchSize, build_bench
+from mtdash.bench.pages import PAGES
+from mtdash.evaluation.models import CorpusScore, MetricComparison, TestSet
+from mtdash.evaluation.services.statistics_store import unpack_statistics
+from scoring import get_metric
+
+TINY = ["--systems", "3", "--metrics", "2", "--segments", "20", "--requests", "2"]
+
+
+def run(*args: str) -> str:
+    out = StringIO()
+    call_command("bench_pages", *args, stdout=out)
+    return out.getvalue()
+
+
+@pytest.mark.django_db
+def test_it_times_every_page_and_writes_the_figures_as_json(tmp_path):
+    report_file = tmp_path / "bench.json"
+    output = run("--configured-db", *TINY, "--json", str(report_file))
+
+    table = output[output.index("page ") :]
+    for page in PAGES:
+        for mode in ("warm", "cold"):
+            assert f"{page.label:<23} {mode}" in table, (page.label, mode)
+    assert "build: text" in output and "comparison job" in output
+    assert "120 segment scores" in output  # 3 systems x 2 metrics x 20
+
+    report = json.loads(report_file.read_text())
+    assert [row["page"] for row in report["pages"][::2]] == [p.label for p in PAGES]
+    leaderboard = report["pages"][0]
+    assert leaderboard["status"] == 200
+    assert len(leaderboard["times_ms"]) == 2
+    assert leaderboard["median_ms"] > 0
+    # The comparison job ran: the leaderboard has intervals to show.
+    assert MetricComparison.objects.count() == 2
+
+
+@pytest.mark.django_db
+def test_it_refuses_a_database_with_other_data_unless_forced(test_set):
+    with pytest.raises(CommandError, match="holds other data"):
+        run("--configured-db", *TINY)
+    assert "leaderboard" in run("--configured-db", "--force", *TINY)
+    assert TestSet.objects.filter(pk=test_set.pk).exists()
+
+
+@pytest.mark.django_db
+def test_an_unknown_page_to_profile_lists_the_pages():
+    with pytest.raises(CommandError, match="pages: leaderboard, system page"):
+        run("--configured-db", *TINY, "--profile", "nope")
+
+
+@pytest.mark.django_db
+def test_profiling_a_page_prints_where_its_time_goes():
+    output = run("--configured-db", *TINY, "--profile", "leaderboard:cold")
+    assert "profile of leaderboard, cold" in output
+    assert "cumulative" in output
+
+
+@pytest.mark.django_db
+def test_stored_scores_equal_what_the_metrics_compute_on_the_stored_text():
+    """Systems reuse base systems' statistics rows; the scores must still be
+    exactly those of scoring the output's own text."""
+    size = BenchSize(segments=30, references=2, systems=4, metrics=4, base_systems=3)
+    data = build_bench(size, seed=3, say=lambda text: None)
+    output = data.test_set.outputs.get(pk=data.output_ids[2])
+    references = data.test_set.reference_streams()
+    for spec in METRIC_SPECS[: size.metrics]:
+        stored = CorpusScore.objects.get(output=output, metric=spec)
+        result = get_metric(spec).score(output.hypotheses(), references, sentence=True)
+        assert stored.score == pytest.approx(result.score, abs=1e-9), spec
+        assert stored.signature == result.signature
+        assert np.array_equal(unpack_statistics(stored.statistics), result.statistics)
+        sentence_scores = list(
+            stored.segment_scores.order_by("index").values_list("score", flat=True)
+        )
+        assert sentence_scores == pytest.approx(result.sentence_scores, abs=1e-9)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_by_default_it_uses_a_throwaway_sqlite_file(settings, tmp_path):
+    settings.DATA_DIR = tmp_path
+    output = run(*TINY)
+    assert f"benchmark database: {tmp_path / 'bench.sqlite3'}" in output
+    assert "leaderboard             warm" in output
+    assert (tmp_path / "bench.sqlite3").stat().st_size > 0
+    assert not TestSet.objects.exists()  # the configured database is untouched
