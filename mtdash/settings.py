@@ -267,6 +267,16 @@ MTDASH_SWEEP_SECONDS = env_int("MTDASH_SWEEP_SECONDS", 30, minimum=1)
 # Tests only: on its first attempt, each scoring metric and ORANGE chunk waits
 # this long first, so a worker can be killed in the middle of a job.
 MTDASH_JOB_TEST_DELAY_SECONDS = env_int("MTDASH_JOB_TEST_DELAY_SECONDS", 0)
+
+# Leaderboard statistics (mtdash.evaluation.services.comparisons), computed by
+# a worker whenever scores change: bootstrap intervals from
+# MTDASH_COMPARISON_SAMPLES resamples, approximate randomisation with
+# MTDASH_COMPARISON_TRIALS trials, both seeded with MTDASH_COMPARISON_SEED
+# (default: sacreBLEU's 12345, so the p-values equal sacrebleu --paired-bs).
+MTDASH_COMPARISON_SEED = env_int("MTDASH_COMPARISON_SEED", 12345)
+MTDASH_COMPARISON_SAMPLES = env_int("MTDASH_COMPARISON_SAMPLES", 1000, minimum=1)
+MTDASH_COMPARISON_TRIALS = env_int("MTDASH_COMPARISON_TRIALS", 10000)
+MTDASH_COMPARISON_ALPHA = 0.05
 CELERY_BEAT_SCHEDULE = {
     "sweep-jobs": {
         "task": "mtdash.common.tasks.sweep_jobs",

@@ -90,6 +90,10 @@ def celery_worker_process(
     if app._pool is not None:  # drop connections made with another broker URL
         app._pool.force_close_all()
         app._pool = None
+    # ... and the producers bound to them: a test that sent a task before this
+    # worker started (to the default URL) would otherwise make every later
+    # send go to that broker, where no worker listens.
+    app.amqp._producer_pool = None
     with django_db_blocker.unblock():
         db_url = services.database_url(connection.settings_dict)
     log_path = tmp_path_factory.mktemp("worker") / "worker.log"

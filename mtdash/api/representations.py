@@ -9,6 +9,7 @@ import math
 from mtdash.common.jobs import Job
 from mtdash.evaluation.models import ScoringJob, TestSet
 from mtdash.evaluation.services.leaderboard import Leaderboard
+from mtdash.evaluation.services.leaderboard_json import leaderboard_json
 from mtdash.orange.models import OrangeJob
 
 # ORANGE's own "merging" is running as far as a client polling a job cares.
@@ -61,39 +62,10 @@ def job_status(job: Job) -> dict:
     return data
 
 
-def leaderboard(board: Leaderboard) -> dict:
-    """Scores on each metric's own scale (as the CLI prints them); the
-    confidence intervals, ranks and clusters are null until the dashboard
-    computes them. Imported external metrics are columns too (``external``;
-    their scale is unknown: null)."""
-    metrics = [
-        {
-            "spec": column.name,
-            "signature": column.signature,
-            "higher_is_better": column.higher_is_better,
-            # NIST's is unbounded, an external metric's unknown: null.
-            "scale": None if column.external else _finite(column.scale),
-            "external": column.external,
-        }
-        for column in board.columns
-    ]
-    systems = []
-    for row in board.rows:
-        scores = {
-            column.name: {
-                "score": _finite(row.scores[column.name]),
-                "ci_low": None,
-                "ci_high": None,
-                "rank": None,
-                "cluster": None,
-            }
-            for column in board.columns
-            if column.name in row.scores
-        }
-        systems.append(
-            {"system": row.system, "output_id": row.output_id, "scores": scores}
-        )
-    return {"metrics": metrics, "systems": systems, "significance": {}}
+def leaderboard(board: Leaderboard, p_values: bool = False) -> dict:
+    """The leaderboard with intervals, ranks and clusters (see
+    :mod:`mtdash.evaluation.services.leaderboard_json`)."""
+    return leaderboard_json(board, p_values=p_values)
 
 
 def orange_results(job: OrangeJob) -> dict:

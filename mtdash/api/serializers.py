@@ -107,8 +107,26 @@ class ScoreSerializer(serializers.Serializer):
     score = serializers.FloatField(allow_null=True)
     ci_low = serializers.FloatField(allow_null=True)
     ci_high = serializers.FloatField(allow_null=True)
-    rank = serializers.IntegerField(allow_null=True)
-    cluster = serializers.IntegerField(allow_null=True)
+    rank = serializers.IntegerField(
+        allow_null=True, help_text="first rank of the system's significance cluster"
+    )
+    rank_range = serializers.ListField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        help_text="[first, last] rank shared by the cluster",
+    )
+    cluster = serializers.IntegerField(
+        allow_null=True, help_text="significance cluster, 1 = best"
+    )
+
+
+class HumanScoreSerializer(serializers.Serializer):
+    z = serializers.FloatField(help_text="mean per-judge z-score (WMT)")
+    mean = serializers.FloatField(help_text="raw mean")
+    ci_low = serializers.FloatField(allow_null=True)
+    ci_high = serializers.FloatField(allow_null=True)
+    judged_segments = serializers.IntegerField()
+    judgments = serializers.IntegerField()
 
 
 class MetricColumnSerializer(serializers.Serializer):
@@ -126,6 +144,7 @@ class LeaderboardSystemSerializer(serializers.Serializer):
     system = serializers.CharField()
     output_id = serializers.IntegerField()
     scores = serializers.DictField(child=ScoreSerializer())
+    human = serializers.DictField(child=HumanScoreSerializer())
 
 
 class LeaderboardSerializer(serializers.Serializer):

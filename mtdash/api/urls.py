@@ -31,6 +31,7 @@ urlpatterns = [
         orange.OrangeJobRetry.as_view(),
         name="api_orange_job_retry",
     ),
+    path("", include("mtdash.api.manage_urls")),
     path("jobs/<int:pk>", jobs.JobDetail.as_view(), name="api_job"),
     path("jobs/<int:pk>/retry", jobs.JobRetry.as_view(), name="api_job_retry"),
     path("schema", SpectacularAPIView.as_view(), name="api_schema"),

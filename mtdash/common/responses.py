@@ -8,12 +8,16 @@ from django.http import HttpResponse, JsonResponse
 
 from mtdash.common.jobs import Job
 
-CONTENT_TYPES = {"csv": "text/csv", "tex": "application/x-latex"}
+CONTENT_TYPES = {
+    "csv": "text/csv",
+    "tex": "application/x-latex",
+    "json": "application/json",
+}
 
 
 def download_response(body: str, file_name: str) -> HttpResponse:
     """``body`` as a UTF-8 attachment; the content type follows the extension
-    of ``file_name`` (``.csv`` or ``.tex``)."""
+    of ``file_name`` (``.csv``, ``.tex`` or ``.json``)."""
     content_type = CONTENT_TYPES[file_name.rpartition(".")[2]]
     response = HttpResponse(body, content_type=f"{content_type}; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{file_name}"'

@@ -1,12 +1,15 @@
-"""Leaderboard exports: CSV for spreadsheets and pandas, a LaTeX tabular for papers.
+"""Leaderboard exports: CSV for spreadsheets and pandas (signatures in a
+sidecar CSV), a LaTeX table for papers, and JSON (the API's object).
 
-``FORMATS`` is the list of what may be exported; the URL accepts nothing else.
+``FORMATS`` is the list of what may be exported, by the URL's suffix; the
+URL accepts nothing else.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import json
 from collections.abc import Callable
 
 from mtdash.common.exports import (
@@ -17,35 +20,105 @@ from mtdash.common.exports import (
     spreadsheet_text,
 )
 from mtdash.evaluation.services.leaderboard import Leaderboard
+from mtdash.evaluation.services.leaderboard_json import leaderboard_json
 
 
 def leaderboard_csv(leaderboard: Leaderboard) -> str:
-    """A header, then one row per system: rank, system, one column per metric
-    (full precision, empty where not scored), then each score's signature.
+    """One header line, then one row per system: ``rank`` (position by the
+    ranked metric), ``rank_range`` (its significance cluster's ranks),
+    ``system``, then per metric its score, ``<metric> low``/``high`` (95 %
+    bootstrap interval) and ``<metric> cluster``; per human criterion its
+    z-score and raw mean. Full precision, empty where missing.
 
-    ``pandas.read_csv`` and ``csv.DictReader`` read it as is; metric columns
-    are numeric. Text that a spreadsheet would run as a formula (a system
-    named ``=HYPERLINK(…)``, ``+…``, ``-…``, ``@…``) gets a leading ``'``. The signatures are per row because outputs scored at
-    different times may carry different ones (e.g. another version).
+    ``pandas.read_csv`` and ``csv.DictReader`` read it as is: no comment
+    lines, numeric columns numeric. The signatures are in the sidecar
+    (``leaderboard.signatures.csv``). Text that a spreadsheet would run as a
+    formula (``=HYPERLINK(…)``, ``+…``, ``-…``, ``@…``) gets a leading ``'``.
     """
     buffer = io.StringIO()
-    writer = csv.writer(buffer)
+    writer = csv.writer(buffer, lineterminator="\n")
     names = [column.name for column in leaderboard.columns]
-    header = ["rank", "system", *names, *(f"{name} signature" for name in names)]
+    header = ["rank", "rank_range", "system"]
+    for name in names:
+        header += [name, f"{name} low", f"{name} high", f"{name} cluster"]
+    for human in leaderboard.human_columns:
+        header += [f"human {human.criterion} z", f"human {human.criterion} mean"]
     writer.writerow([spreadsheet_text(cell) for cell in header])
-    for row in leaderboard.rows:
-        values = [plain_number(row.scores.get(name)) for name in names]
-        signatures = [spreadsheet_text(row.signatures.get(name, "")) for name in names]
-        system = spreadsheet_text(row.system)
-        writer.writerow([row.rank or "", system, *values, *signatures])
+    for row, cells in leaderboard.display_rows():
+        first = cells[0].significance if cells else None
+        values = [row.rank or "", first.rank_range if first else "", row.system]
+        for cell in cells:
+            significance = cell.significance
+            values += [
+                plain_number(cell.value),
+                plain_number(significance.low if significance else None),
+                plain_number(significance.high if significance else None),
+                significance.cluster if significance else "",
+            ]
+        for human in leaderboard.human_cells(row):
+            values += [
+                plain_number(human.z if human else None),
+                plain_number(human.mean if human else None),
+            ]
+        writer.writerow([spreadsheet_text(str(value)) for value in values])
+    return buffer.getvalue()
+
+
+def signatures_csv(leaderboard: Leaderboard) -> str:
+    """The sidecar of the CSV: one row per column and signature, with how its
+    intervals and clusters were computed."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(
+        [
+            "metric",
+            "signature",
+            "higher_is_better",
+            "external",
+            "test",
+            "seed",
+            "bootstrap_samples",
+            "ar_trials",
+            "confidence",
+            "alpha",
+        ]
+    )
+    for column in leaderboard.columns:
+        comparison = leaderboard.comparisons.get(column.name)
+        settings = (
+            [
+                comparison.test,
+                comparison.seed,
+                comparison.n_samples,
+                comparison.n_trials,
+                comparison.confidence,
+                comparison.alpha,
+            ]
+            if comparison
+            else [""] * 6
+        )
+        for signature in column.signatures:
+            writer.writerow(
+                [
+                    spreadsheet_text(column.name),
+                    spreadsheet_text(signature),
+                    column.higher_is_better,
+                    column.external,
+                    *settings,
+                ]
+            )
     return buffer.getvalue()
 
 
 def leaderboard_latex(leaderboard: Leaderboard) -> str:
-    """A booktabs tabular; signatures go into comments so the numbers stay
-    reproducible. Scores have their column's decimals: 4 on the 0–1 scale,
-    2 on the 0–100 scale and for NIST, as on the page."""
+    """A booktabs ``table`` with a caption: the best score of each metric in
+    bold, each score's significance cluster as a superscript, and a rule
+    between the clusters of the ranked metric. Decimals by scale: 4 on the
+    0–1 scale, 2 on the 0–100 scale and for NIST, as on the page.
+    Signatures are comments, so the numbers stay reproducible."""
     columns = leaderboard.columns
+    rows = leaderboard.display_rows()
+    best = _best_values(leaderboard)
     lines = [r"% Needs \usepackage{booktabs}."]
     for column in columns:
         lines += [
@@ -57,24 +130,93 @@ def leaderboard_latex(leaderboard: Leaderboard) -> str:
         + (r" $\uparrow$" if column.higher_is_better else r" $\downarrow$")
         for column in columns
     ]
+    header += [latex_escape(f"{h.criterion} (z)") for h in leaderboard.human_columns]
+    n_numeric = len(columns) + len(leaderboard.human_columns)
     lines += [
-        r"\begin{tabular}{rl" + "r" * len(columns) + "}",
+        r"\begin{table}",
+        r"\centering",
+        r"\begin{tabular}{rl" + "r" * n_numeric + "}",
         r"\toprule",
         " & ".join(header) + r" \\",
         r"\midrule",
     ]
-    for row in leaderboard.rows:
-        cells = [str(row.rank or ""), latex_escape(row.system)]
-        cells += [
-            fixed(value, column.decimals) for value, column in zip(row.cells, columns)
+    previous_cluster = None
+    for row, cells in rows:
+        first = cells[0].significance if cells else None
+        if first and previous_cluster is not None and first.cluster != previous_cluster:
+            lines.append(r"\midrule")
+        previous_cluster = first.cluster if first else previous_cluster
+        rank = first.rank_range.replace("–", "--") if first else str(row.rank or "")
+        line = [rank, latex_escape(row.system)]
+        line += [_latex_cell(cell, best) for cell in cells]
+        line += [
+            fixed(human.z if human else None, 3)
+            for human in leaderboard.human_cells(row)
         ]
-        lines.append(" & ".join(cells) + r" \\")
-    lines += [r"\bottomrule", r"\end{tabular}", ""]
+        lines.append(" & ".join(line) + r" \\")
+    lines += [
+        r"\bottomrule",
+        r"\end{tabular}",
+        _caption(leaderboard),
+        r"\end{table}",
+        "",
+    ]
     return "\n".join(lines)
 
 
-# The formats a leaderboard is exported in, by file extension.
+def _best_values(leaderboard: Leaderboard) -> dict[str, float]:
+    best = {}
+    for column in leaderboard.columns:
+        values = [
+            row.scores[column.name]
+            for row in leaderboard.rows
+            if column.name in row.scores
+        ]
+        if values:
+            best[column.name] = max(values) if column.higher_is_better else min(values)
+    return best
+
+
+def _latex_cell(cell, best: dict[str, float]) -> str:
+    text = fixed(cell.value, cell.column.decimals)
+    if cell.value is not None and cell.value == best.get(cell.column.name):
+        text = rf"\textbf{{{text}}}"
+    if cell.significance is not None:
+        text += rf"$^{{{cell.significance.cluster}}}$"
+    return text
+
+
+def _caption(leaderboard: Leaderboard) -> str:
+    comparison = leaderboard.primary_comparison
+    text = (
+        f"Systems ranked by {latex_escape(leaderboard.primary_metric or '')}. "
+        "Best score of each metric in bold."
+    )
+    if comparison:
+        test = (
+            "approximate randomisation"
+            if leaderboard.test == "ar"
+            else "paired bootstrap resampling"
+        )
+        text += (
+            f" Superscripts: significance clusters ({test}, p < {comparison.alpha:g},"
+            f" {comparison.n_samples} bootstrap resamples, seed {comparison.seed});"
+            " rules separate the clusters of the ranked metric, whose systems"
+            " share the rank range shown."
+        )
+    return rf"\caption{{{text}}}"
+
+
+def leaderboard_json_text(leaderboard: Leaderboard) -> str:
+    return (
+        json.dumps(leaderboard_json(leaderboard), ensure_ascii=False, indent=2) + "\n"
+    )
+
+
+# The formats a leaderboard is exported in, by file suffix.
 FORMATS: dict[str, Callable[[Leaderboard], str]] = {
+    "signatures.csv": signatures_csv,
     "csv": leaderboard_csv,
     "tex": leaderboard_latex,
+    "json": leaderboard_json_text,
 }

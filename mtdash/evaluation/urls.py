@@ -1,4 +1,6 @@
-from django.urls import path, register_converter
+import re
+
+from django.urls import include, path, register_converter
 
 from mtdash.evaluation import exports, job_views, views
 
@@ -6,7 +8,7 @@ from mtdash.evaluation import exports, job_views, views
 class ExportFormatConverter:
     """Only the leaderboard's real export formats: ``leaderboard.pdf`` is a 404."""
 
-    regex = "|".join(exports.FORMATS)
+    regex = "|".join(re.escape(name) for name in exports.FORMATS)
 
     def to_python(self, value: str) -> str:
         return value
@@ -26,6 +28,9 @@ urlpatterns = [
         views.test_set_export,
         name="test_set_export",
     ),
+    path(
+        "test-sets/<int:pk>/p-values/", views.test_set_pvalues, name="test_set_pvalues"
+    ),
     path("test-sets/<int:pk>/outputs/new/", views.output_new, name="output_new"),
     path(
         "test-sets/<int:pk>/rescore/", views.test_set_rescore, name="test_set_rescore"
@@ -33,4 +38,10 @@ urlpatterns = [
     path("jobs/<int:pk>/", views.job_detail, name="job_detail"),
     path("jobs/<int:pk>/status.json", views.job_status, name="job_status"),
     path("jobs/<int:pk>/retry/", job_views.job_retry, name="job_retry"),
+    # Pages of their own modules: a system's output and its sentences, two
+    # outputs side by side, the references, renaming/hiding/deleting.
+    path("", include("mtdash.evaluation.urls_system")),
+    path("", include("mtdash.evaluation.urls_compare")),
+    path("", include("mtdash.evaluation.urls_references")),
+    path("", include("mtdash.evaluation.urls_manage")),
 ]

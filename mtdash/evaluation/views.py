@@ -21,6 +21,7 @@ from mtdash.evaluation.forms import (
 from mtdash.evaluation.models import ScoringJob
 from mtdash.evaluation.services.leaderboard import build_leaderboard, metric_decimals
 from mtdash.evaluation.services.leaderboard_page import leaderboard_fragment
+from mtdash.evaluation.services.pvalues import compared_columns, pvalue_matrix
 from mtdash.evaluation.services.scoring_jobs import rescore_test_set
 from scoring.language_defaults import tokenizer_for
 
@@ -37,9 +38,12 @@ def home(request):
     jobs = ScoringJob.objects.filter(output__test_set__in=test_sets).select_related(
         "output__system", "output__test_set"
     )[:10]
-    return render(
-        request, "evaluation/home.html", {"test_sets": test_sets, "jobs": jobs}
-    )
+    context = {
+        "test_sets": test_sets.filter(hidden=False),
+        "hidden_test_sets": test_sets.filter(hidden=True),
+        "jobs": jobs,
+    }
+    return render(request, "evaluation/home.html", context)
 
 
 @login_required
@@ -72,7 +76,9 @@ def _report_upload(request, form, detected=()) -> None:
 @require_GET
 def test_set_detail(request, pk: int):
     test_set = access.get_test_set(request.user, pk)
-    fragment = leaderboard_fragment(test_set, request.GET.get("metric"))
+    fragment = leaderboard_fragment(
+        test_set, request.GET.get("metric"), request.GET.get("test", "bootstrap")
+    )
     context = {
         "test_set": test_set,
         "leaderboard_html": mark_safe(fragment.html),  # rendered with autoescape
@@ -84,6 +90,22 @@ def test_set_detail(request, pk: int):
         ),
     }
     return render(request, "evaluation/test_set_detail.html", context)
+
+
+@login_required
+@require_GET
+def test_set_pvalues(request, pk: int):
+    """The p-value matrix of one metric (``?metric=``, ``?test=bootstrap|ar``)."""
+    test_set = access.get_test_set(request.user, pk)
+    matrix = pvalue_matrix(
+        test_set, request.GET.get("metric"), request.GET.get("test", "bootstrap")
+    )
+    context = {
+        "test_set": test_set,
+        "matrix": matrix,
+        "columns": compared_columns(test_set),
+    }
+    return render(request, "evaluation/pvalues.html", context)
 
 
 @login_required

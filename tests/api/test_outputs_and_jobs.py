@@ -157,6 +157,7 @@ def test_the_leaderboard_gives_scores_on_the_metrics_scale(api, test_set):
         "ci_low": None,
         "ci_high": None,
         "rank": None,
+        "rank_range": None,
         "cluster": None,
     }
     assert 1 < stored <= 100  # the 0-100 scale the CLI prints

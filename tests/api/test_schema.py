@@ -21,6 +21,8 @@ ENDPOINTS = {
     "/api/v1/orange/{id}/retry": {"post"},
     "/api/v1/jobs/{id}": {"get"},
     "/api/v1/jobs/{id}/retry": {"post"},
+    "/api/v1/test-sets/{id}/fill-missing": {"get", "post"},
+    "/api/v1/outputs/{id}": {"patch", "delete"},
 }
 
 

@@ -64,3 +64,46 @@ def test_the_worker_records_a_failure_on_the_job(
         "MetricError: bad value 'zero' for parameter 'n' of metric 'bleu'"
     )
     assert job.started_at <= job.finished_at
+
+
+def test_the_worker_computes_the_leaderboards_intervals_after_scoring(
+    client, owner, test_set, celery_worker_process
+):
+    from mtdash.evaluation.models import ComparisonJob, MetricComparison
+    from mtdash.evaluation.services.uploads import create_system_output
+
+    jobs = [
+        create_system_output(
+            test_set, owner, name, hypotheses, metrics=["bleu", "chrf"]
+        )
+        for name, hypotheses in (
+            ("good", HYPOTHESES),
+            ("poor", ["cat", "rain", "hello"]),
+        )
+    ]
+    for job in jobs:
+        assert wait_for(job.pk).status == ScoringJob.Status.SUCCEEDED
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        unfinished = ComparisonJob.objects.exclude(
+            status__in=ComparisonJob.finished_statuses()
+        )
+        columns = set(
+            MetricComparison.objects.filter(test_set=test_set).values_list(
+                "column", flat=True
+            )
+        )
+        if not unfinished.exists() and columns == {"bleu", "chrf"}:
+            break
+        time.sleep(0.2)
+    else:
+        raise AssertionError("the comparison job did not store both columns")
+    assert set(ComparisonJob.objects.values_list("status", flat=True)) == {
+        ComparisonJob.Status.SUCCEEDED
+    }
+    comparison = MetricComparison.objects.get(test_set=test_set, column="bleu")
+    assert len(comparison.output_ids) == 2
+    client.login(username=owner.username, password=PASSWORD)
+    page = client.get(test_set.get_absolute_url()).content.decode()
+    assert "interval pending" not in page
+    assert 'class="interval"' in page

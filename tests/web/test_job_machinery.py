@@ -13,7 +13,7 @@ from mtdash.common.jobs import Job, JobStatus
 from mtdash.common.queueing import send_job_tasks
 from mtdash.common.running import TRANSIENT_ERRORS, run_claimed
 from mtdash.common.task_options import MAX_RETRIES, retry_delays
-from mtdash.evaluation.models import ScoringJob
+from mtdash.evaluation.models import ComparisonJob, ScoringJob
 from mtdash.evaluation.services.scoring_jobs import queue_scoring_job
 from mtdash.evaluation.services.uploads import create_system_output
 from mtdash.orange.models import OrangeChunk, OrangeJob
@@ -52,8 +52,8 @@ def job_models() -> list[type[Job]]:
     return [model for model in apps.get_models() if issubclass(model, Job)]
 
 
-def test_both_job_types_and_the_orange_chunks_are_shared_job_rows():
-    assert set(job_models()) == {ScoringJob, OrangeJob, OrangeChunk}
+def test_every_job_type_and_the_orange_chunks_are_shared_job_rows():
+    assert set(job_models()) == {ScoringJob, ComparisonJob, OrangeJob, OrangeChunk}
     for model in job_models():
         names = {field.name for field in model._meta.get_fields()}
         assert {

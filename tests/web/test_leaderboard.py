@@ -39,11 +39,15 @@ def test_it_ranks_systems_by_bleu_with_unscored_ones_last(scored):
 
 def test_the_chart_puts_the_best_system_on_top(scored):
     figure = leaderboard_figure(build_leaderboard(scored))
-    bars = figure["data"][0]
+    (dots,) = figure["data"]  # not compared yet: one group, no error bars
+    assert dots["type"] == "scatter" and dots["mode"] == "markers"
     # Plotly draws the first category at the bottom.
-    assert bars["y"] == ["poor", "fair", "good"]
-    assert bars["x"] == sorted(bars["x"])
+    assert dots["y"] == ["poor", "fair", "good"]
+    assert dots["x"] == sorted(dots["x"])
+    assert dots["error_x"]["array"] == [0.0, 0.0, 0.0]
     assert "higher is better" in figure["layout"]["xaxis"]["title"]["text"]
+    # The axis fits the scores: never forced to start at zero.
+    assert "rangemode" not in figure["layout"]["xaxis"]
 
 
 def test_no_chart_without_scores(test_set):
@@ -56,12 +60,13 @@ def test_the_page_shows_the_table_signature_and_chart_data(client, owner, scored
     assert 'id="leaderboard"' in page
     assert 'id="leaderboard-figure"' in page
     assert "bleu|" in page
-    assert "vendor/plotly-3.3.0.min.js" in page
+    assert "vendor/plotly-basic-3.3.0.min.js" in page  # the partial bundle
+    assert "vendor/plotly-3.3.0.min.js" not in page
 
 
 def test_plotly_is_served_locally(client, owner, scored):
     client.login(username=owner.username, password=PASSWORD)
-    response = client.get("/static/vendor/plotly-3.3.0.min.js")
+    response = client.get("/static/vendor/plotly-basic-3.3.0.min.js")
     assert response.status_code == 200
 
 

@@ -135,13 +135,13 @@ def test_scores_from_another_version_are_marked_in_their_column(
     assert old_signature in page
 
 
-def test_the_csv_has_each_scores_own_signature(client, owner, test_set):
+def test_the_signatures_sidecar_has_each_scores_signature(client, owner, test_set):
     scored(test_set, owner, "good", GOOD, ["BLEU"])
     client.login(username=owner.username, password=PASSWORD)
-    text = client.get(reverse("test_set_export", args=[test_set.pk, "csv"])).content
-    header, row = text.decode().splitlines()
-    assert header == "rank,system,bleu,bleu signature"
-    assert row.split(",")[-1] == CorpusScore.objects.get().signature
+    url = reverse("test_set_export", args=[test_set.pk, "signatures.csv"])
+    header, row = client.get(url).content.decode().splitlines()
+    assert header.startswith("metric,signature,higher_is_better")
+    assert row.split(",")[:2] == ["bleu", CorpusScore.objects.get().signature]
 
 
 def test_new_scores_are_stored_under_the_canonical_spec(test_set, owner):

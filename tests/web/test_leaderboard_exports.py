@@ -61,13 +61,24 @@ def download(client, owner, test_set, fmt: str, **query) -> str:
     return response.content.decode()
 
 
+def plain(cell: str) -> str:
+    """A LaTeX cell without its bold and its cluster superscript."""
+    cell = re.sub(r"\$\^\{\d+\}\$$", "", cell)
+    match = re.fullmatch(r"\\textbf\{(.*)\}", cell)
+    return match.group(1) if match else cell
+
+
 def table_rows(latex: str) -> list[list[str]]:
-    """The cells of the header and each row, split on unescaped ``&``."""
+    """The cells of the header and each row, split on unescaped ``&``
+    (bold and cluster superscripts removed)."""
     body = latex.split(r"\toprule")[1].split(r"\bottomrule")[0]
     rows = [line for line in body.strip().splitlines() if line != r"\midrule"]
     assert all(row.endswith(r" \\") for row in rows)
     return [
-        [cell.strip() for cell in re.split(r"(?<!\\)&", row.removesuffix(r" \\"))]
+        [
+            plain(cell.strip())
+            for cell in re.split(r"(?<!\\)&", row.removesuffix(r" \\"))
+        ]
         for row in rows
     ]
 
@@ -83,11 +94,23 @@ def test_the_csv_export_is_read_as_one_row_per_system_with_numeric_columns(
         assert float(rows[0][metric]) == score  # full precision
         assert float(rows[1][metric]) == score / 2
         assert rows[2][metric] == ""  # pandas reads an empty cell as NaN
-        assert rows[0][f"{metric} signature"].startswith(f"{metric}|nrefs:2|")
-        assert rows[2][f"{metric} signature"] == ""
+        # No interval before the comparison job has run: empty, not zero.
+        assert rows[0][f"{metric} low"] == rows[0][f"{metric} cluster"] == ""
     header = next(csv.reader(io.StringIO(text)))
-    assert header[:3] == ["rank", "system", "bleu"]
-    assert len(header) == 2 + 2 * len(SCORES)
+    assert header[:4] == ["rank", "rank_range", "system", "bleu"]
+    assert len(header) == 3 + 4 * len(SCORES)
+    assert not any("signature" in name for name in header)  # in the sidecar
+
+
+def test_the_signatures_sidecar_names_every_column(client, owner, many_metrics):
+    text = download(client, owner, many_metrics, "signatures.csv")
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert {row["metric"] for row in rows} == set(SCORES)
+    for row in rows:
+        assert row["signature"].startswith(f"{row['metric']}|nrefs:2|")
+    assert {row["higher_is_better"] for row in rows if row["metric"] == "ter"} == {
+        "False"
+    }
 
 
 def test_latex_keeps_four_decimals_for_zero_to_one_metrics(client, owner, many_metrics):
@@ -117,8 +140,14 @@ def test_the_latex_export_is_a_valid_booktabs_tabular(client, owner, many_metric
     latex = download(client, owner, many_metrics, "tex")
     assert r"\usepackage{booktabs}" in latex.splitlines()[0]
     code = [line for line in latex.splitlines() if line and not line.startswith("%")]
-    assert code[:2] == [r"\begin{tabular}{rl" + "r" * len(SCORES) + "}", r"\toprule"]
-    assert code[-2:] == [r"\bottomrule", r"\end{tabular}"]
+    assert code[:4] == [
+        r"\begin{table}",
+        r"\centering",
+        r"\begin{tabular}{rl" + "r" * len(SCORES) + "}",
+        r"\toprule",
+    ]
+    assert code[-4:-2] == [r"\bottomrule", r"\end{tabular}"]
+    assert code[-2].startswith(r"\caption{") and code[-1] == r"\end{table}"
     rows = table_rows(latex)
     assert len(rows) == 4  # header and three systems
     assert {len(row) for row in rows} == {2 + len(SCORES)}
@@ -161,7 +190,7 @@ def test_unknown_export_format_is_a_404(client, owner, many_metrics, path):
 
 
 def test_only_the_real_formats_have_urls(many_metrics):
-    for fmt in ("csv", "tex"):
+    for fmt in ("csv", "tex", "json", "signatures.csv"):
         assert reverse("test_set_export", args=[many_metrics.pk, fmt]).endswith(fmt)
     with pytest.raises(NoReverseMatch):
         reverse("test_set_export", args=[many_metrics.pk, "pdf"])
@@ -169,7 +198,12 @@ def test_only_the_real_formats_have_urls(many_metrics):
 
 def test_the_downloads_are_named_by_their_format(client, owner, many_metrics):
     client.login(username=owner.username, password=PASSWORD)
-    for fmt, content_type in (("csv", "text/csv"), ("tex", "application/x-latex")):
+    for fmt, content_type in (
+        ("csv", "text/csv"),
+        ("tex", "application/x-latex"),
+        ("json", "application/json"),
+        ("signatures.csv", "text/csv"),
+    ):
         url = reverse("test_set_export", args=[many_metrics.pk, fmt])
         response = client.get(url)
         assert response["Content-Type"] == f"{content_type}; charset=utf-8"
@@ -181,7 +215,7 @@ def test_the_downloads_are_named_by_their_format(client, owner, many_metrics):
 def test_the_exports_are_ranked_like_the_page(client, owner, many_metrics):
     text = download(client, owner, many_metrics, "csv", metric="TER")
     rows = list(csv.DictReader(io.StringIO(text)))
-    assert list(rows[0])[2] == "ter"  # ranked by TER, lower is better
+    assert list(rows[0])[3] == "ter"  # ranked by TER, lower is better
     assert [row["system"] for row in rows] == ["100% [b]", "sys_1 & co", "pending"]
 
 
@@ -189,3 +223,12 @@ def test_an_outsider_cannot_download_the_leaderboard(client, outsider, many_metr
     client.login(username=outsider.username, password=PASSWORD)
     url = reverse("test_set_export", args=[many_metrics.pk, "csv"])
     assert client.get(url).status_code == 404
+
+
+def test_latex_bolds_the_best_score_of_each_metric(client, owner, many_metrics):
+    latex = download(client, owner, many_metrics, "tex")
+    body = latex.split(r"\midrule")[1].split(r"\bottomrule")[0]
+    first, second = body.strip().splitlines()[:2]
+    # "sys_1 & co" has every score doubled: best everywhere but on TER.
+    assert first.count(r"\textbf{") == len(SCORES) - 1
+    assert second.count(r"\textbf{") == 1 and r"\textbf{25.62}" in second

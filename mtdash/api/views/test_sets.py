@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db.models import Count
 from django.utils.datastructures import MultiValueDict
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
@@ -131,10 +131,30 @@ class TestSetDetail(APIView):
 class TestSetLeaderboard(APIView):
     __test__ = False
 
-    @extend_schema(responses={200: serializers.LeaderboardSerializer})
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("metric", str, description="rank by this metric spec"),
+            OpenApiParameter(
+                "test",
+                str,
+                enum=["bootstrap", "ar"],
+                description="the test behind clusters and rank ranges",
+            ),
+            OpenApiParameter(
+                "p_values", bool, description="include the p-value matrices"
+            ),
+        ],
+        responses={200: serializers.LeaderboardSerializer},
+    )
     def get(self, request, pk: int):
         test_set = scoped_or_404(test_sets_of(request.user), pk)
-        return Response(representations.leaderboard(build_leaderboard(test_set)))
+        board = build_leaderboard(
+            test_set,
+            rank_by=request.query_params.get("metric"),
+            test=request.query_params.get("test", "bootstrap"),
+        )
+        p_values = request.query_params.get("p_values", "") in ("1", "true", "yes")
+        return Response(representations.leaderboard(board, p_values=p_values))
 
 
 class OutputCreate(StreamedUploadsMixin, APIView):

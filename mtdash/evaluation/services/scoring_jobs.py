@@ -29,6 +29,8 @@ from mtdash.evaluation.models import (
     SystemOutput,
     TestSet,
 )
+from mtdash.evaluation.services.comparisons import request_comparison
+from mtdash.evaluation.services.statistics_store import pack_statistics
 from scoring import Metric, MetricError, canonical_spec, get_metric
 
 logger = logging.getLogger(__name__)
@@ -100,9 +102,13 @@ def run_scoring_job(job_id: int) -> bool:
     if not jobs.claim():
         logger.info("job %s is not queued any more; skipping", job_id)
         return False
-    job = jobs.select_related("output__test_set").get()
+    job = jobs.select_related("output__test_set").first()
+    if job is None:  # its output was deleted right after the claim
+        logger.info("job %s was deleted; nothing to score", job_id)
+        return False
     if run_claimed(jobs, lambda: _score(job)):
-        jobs.succeed()
+        if jobs.succeed():
+            request_comparison(job.output.test_set_id)
     return True
 
 
@@ -125,7 +131,7 @@ def _score(job: ScoringJob) -> None:
             sources=sources,
             document_ids=document_ids,
         )
-        _save_result(job, metric_name, result)
+        _save_result(job, metric_name, result, metric.statistics_names)
         report(position, 1.0)
 
 
@@ -155,7 +161,9 @@ def _progress_reporter(job_id: int, n_metrics: int) -> Callable[[int, float], No
 
 
 @transaction.atomic
-def _save_result(job: ScoringJob, metric_name: str, result) -> None:
+def _save_result(
+    job: ScoringJob, metric_name: str, result, statistics_names: Sequence[str]
+) -> None:
     spec = _canonical(metric_name)  # a job queued before specs were canonical
     ScoringJob.objects.filter(pk=job.pk).hold_lease()  # else another worker has it
     CorpusScore.objects.filter(output=job.output, metric=spec).delete()
@@ -165,6 +173,11 @@ def _save_result(job: ScoringJob, metric_name: str, result) -> None:
         score=result.score,
         signature=result.signature,
         sentence_signature=result.sentence_signature or "",
+        statistics=(
+            pack_statistics(result.statistics) if result.statistics is not None else b""
+        ),
+        statistics_names=list(statistics_names),
+        details=dict(result.details),
         job=job,
     )
     SegmentScore.objects.bulk_create(

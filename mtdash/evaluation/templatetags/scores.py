@@ -11,3 +11,37 @@ def score(value, decimals: int = 2) -> str:
     if value is None:
         return "–"
     return f"{float(value):.{int(decimals)}f}"
+
+
+@register.filter
+def percent(value) -> str:
+    """``0.95`` -> ``95%``."""
+    return f"{float(value) * 100:g}%"
+
+
+@register.filter
+def human_cells(leaderboard, row) -> list:
+    """The row's human scores, one per human column (None where not judged)."""
+    return leaderboard.human_cells(row)
+
+
+@register.filter
+def p_value(value) -> str:
+    """A p-value as papers print it: 3 decimals, ``< 0.001`` below that."""
+    if value is None:
+        return "–"
+    value = float(value)
+    return "< 0.001" if value < 0.001 else f"{value:.3f}"
+
+
+@register.filter
+def zip_with(first, second) -> list:
+    return list(zip(first, second))
+
+
+@register.filter
+def percent_int(value) -> str:
+    """``0.934`` -> ``93%``; an en dash for None."""
+    if value is None:
+        return "–"
+    return f"{float(value) * 100:.0f}%"

@@ -20,6 +20,7 @@ from django.db import IntegrityError, transaction
 
 from mtdash.common.upload_checks import UploadProblem
 from mtdash.evaluation.models import TestSet
+from mtdash.evaluation.services.comparisons import request_comparison
 from mtdash.judgments.models import (
     ExternalCorpusScore,
     ExternalMetric,
@@ -141,9 +142,11 @@ def import_external_scores(
         )
     check_data_size(data, filename)
     scores = _read_scores(test_set, filename, data, existing)
-    return _store(
+    result = _store(
         test_set, user, name, description, higher_is_better, filename, scores, progress
     )
+    request_comparison(test_set.pk)  # the column's intervals and clusters
+    return result
 
 
 def _read_scores(

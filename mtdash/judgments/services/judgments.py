@@ -18,6 +18,7 @@ from django.db import IntegrityError, transaction
 
 from mtdash.common.upload_checks import UploadProblem
 from mtdash.evaluation.models import TestSet
+from mtdash.evaluation.services.comparisons import request_comparison
 from mtdash.judgments.models import Criterion, Judgment, JudgmentImport
 from mtdash.judgments.services.common import (
     TestSetOutputs,
@@ -124,9 +125,11 @@ def import_judgments(
         )
     criteria = _criteria(test_set, {row.criterion for row in rows})
     _check_rows(test_set, filename, rows, criteria)
-    return _store(
+    result = _store(
         test_set, user, filename, layout.name, rows, criteria, skipped, progress
     )
+    request_comparison(test_set.pk)  # the leaderboard's human columns
+    return result
 
 
 def _criteria(test_set: TestSet, names: set[str]) -> dict[str, Criterion]:

@@ -1,0 +1,13 @@
+"""URLs of the references pages (included by mtdash.evaluation.urls)."""
+
+from django.urls import path
+
+from mtdash.evaluation import reference_views
+
+urlpatterns = [
+    path(
+        "test-sets/<int:pk>/references/",
+        reference_views.reference_diagnostics,
+        name="reference_diagnostics",
+    ),
+]
