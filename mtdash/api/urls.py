@@ -42,4 +42,9 @@ urlpatterns = [
     ),
     # Human judgments, external scores and correlations (mtdash.judgments).
     path("", include("mtdash.judgments.api_urls")),
+    path("", include("mtdash.judgments.api_campaign_urls")),
+    path("", include("mtdash.judgments.api_overview_urls")),
+    path("", include("mtdash.api.correlation_urls")),
+    path("", include("mtdash.api.readability_urls")),
+    path("", include("mtdash.orange.api_review_urls")),
 ]

@@ -44,4 +44,7 @@ urlpatterns = [
     path("", include("mtdash.evaluation.urls_compare")),
     path("", include("mtdash.evaluation.urls_references")),
     path("", include("mtdash.evaluation.urls_manage")),
+    # Metric evaluation (correlations with human scores) and readability.
+    path("", include("mtdash.evaluation.urls_correlations")),
+    path("", include("mtdash.evaluation.urls_readability")),
 ]

@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 
 from mtdash.judgments import views
 
@@ -13,4 +13,8 @@ urlpatterns = [
         views.external_scores_import,
         name="external_scores_import",
     ),
+    # Judging campaigns in the browser; the judgments' overview and the
+    # metric-human disagreement explorer.
+    path("", include("mtdash.judgments.urls_campaigns")),
+    path("", include("mtdash.judgments.urls_overview")),
 ]

@@ -1,0 +1,3 @@
+"""Routes filled in by issue #12."""
+
+urlpatterns: list = []
