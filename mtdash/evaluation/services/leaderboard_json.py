@@ -81,11 +81,13 @@ def _significance(board: Leaderboard, p_values: bool) -> dict:
     names = {row.output_id: row.system for row in board.rows}
     matrices = {}
     if p_values:
-        matrices = dict(
-            MetricComparison.objects.filter(
+        # One query for every column: the matrices and the output order of their rows.
+        matrices = {
+            pk: (stored, output_ids)
+            for pk, stored, output_ids in MetricComparison.objects.filter(
                 pk__in=[c.comparison_id for c in board.comparisons.values()]
-            ).values_list("pk", "matrices")
-        )
+            ).values_list("pk", "matrices", "output_ids")
+        }
     for column, comparison in board.comparisons.items():
         entry = {
             "test": comparison.test,
@@ -96,20 +98,15 @@ def _significance(board: Leaderboard, p_values: bool) -> dict:
             "alpha": comparison.alpha,
         }
         if p_values:
-            entry.update(
-                _named_matrices(
-                    matrices[comparison.comparison_id], names, board, comparison
-                )
-            )
+            entry.update(_named_matrices(*matrices[comparison.comparison_id], names))
         data[column] = entry
     return data
 
 
-def _named_matrices(matrices: dict, names: dict[int, str], board, comparison) -> dict:
-    stored = MetricComparison.objects.only("output_ids").get(
-        pk=comparison.comparison_id
-    )
-    order = [names.get(output_id) for output_id in stored.output_ids]
+def _named_matrices(
+    matrices: dict, output_ids: list[int], names: dict[int, str]
+) -> dict:
+    order = [names.get(output_id) for output_id in output_ids]
 
     def named(values):
         if values is None:
