@@ -7,6 +7,12 @@ n-best candidates, with the jackknife, the cutoff curve and a bootstrap CI.
   ways of scoring candidates; :mod:`~scoring.orange.dispatch` chooses.
 """
 
+from scoring.orange.comparison import (
+    MetricComparison,
+    OrangeComparison,
+    compare_metrics,
+    normalised_ranks,
+)
 from scoring.orange.nbest import NBestEntry, NBestList, iter_nbest, open_nbest
 from scoring.orange.options import OrangeOptions
 from scoring.orange.ranking import (
@@ -31,6 +37,10 @@ __all__ = [
     "orange_metrics",
     "rank_chunk_metrics",
     "summarise",
+    "MetricComparison",
+    "OrangeComparison",
+    "compare_metrics",
+    "normalised_ranks",
 ]
 
 # The scoring entry points load the batch engine (Numba, ~0.2 s): only on use,
