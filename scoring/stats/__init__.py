@@ -14,9 +14,22 @@ Arrays in, frozen dataclasses out, seeds explicit (SPEC section 3):
 - :mod:`~scoring.stats.significance`: bootstrap intervals of corpus scores,
   paired bootstrap and approximate randomisation p-values of all system
   pairs, significance clusters;
-- :mod:`~scoring.stats.blocks`: the BLEU paper's 20-block t-test.
+- :mod:`~scoring.stats.blocks`: the BLEU paper's 20-block t-test;
+- :mod:`~scoring.stats.agreement`: Krippendorff's alpha, pairwise Pearson
+  between judges, repeated and degraded items (judges' quality controls).
 """
 
+from scoring.stats.agreement import (
+    AgreementEstimate,
+    DegradationTest,
+    RepeatConsistency,
+    alpha_agreement,
+    degradation_test,
+    krippendorff_alpha,
+    pairwise_pearson,
+    pearson_agreement,
+    repeat_consistency,
+)
 from scoring.stats.best_metric import MetricCell, mark_best, williams_p_value
 from scoring.stats.blocks import BlockTest, block_scores, block_t_test
 from scoring.stats.correlation import (
@@ -55,6 +68,15 @@ from scoring.stats.significance import (
 )
 
 __all__ = [
+    "AgreementEstimate",
+    "DegradationTest",
+    "RepeatConsistency",
+    "alpha_agreement",
+    "degradation_test",
+    "krippendorff_alpha",
+    "pairwise_pearson",
+    "pearson_agreement",
+    "repeat_consistency",
     "METHODS",
     "BlockTest",
     "CorrelationEstimate",
