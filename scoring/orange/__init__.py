@@ -22,6 +22,14 @@ from scoring.orange.ranking import (
     merge_rankings,
     summarise,
 )
+from scoring.orange.review_stats import (
+    SMALL_PORTION,
+    ConfidenceVerdict,
+    KappaResult,
+    cohen_kappa,
+    confidently_applicable,
+    wilson_interval,
+)
 
 __all__ = [
     "NBestEntry",
@@ -41,6 +49,12 @@ __all__ = [
     "OrangeComparison",
     "compare_metrics",
     "normalised_ranks",
+    "SMALL_PORTION",
+    "ConfidenceVerdict",
+    "KappaResult",
+    "cohen_kappa",
+    "confidently_applicable",
+    "wilson_interval",
 ]
 
 # The scoring entry points load the batch engine (Numba, ~0.2 s): only on use,
