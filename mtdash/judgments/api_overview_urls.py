@@ -1,3 +1,18 @@
-"""Routes filled in by issue #12."""
+"""The judgments' summary and the metric-human disagreements under /api/v1/."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from mtdash.judgments import api_overview
+
+urlpatterns = [
+    path(
+        "test-sets/<int:pk>/judgments/summary",
+        api_overview.JudgmentsSummary.as_view(),
+        name="api_judgments_summary",
+    ),
+    path(
+        "test-sets/<int:pk>/judgments/disagreements",
+        api_overview.JudgmentsDisagreements.as_view(),
+        name="api_judgments_disagreements",
+    ),
+]

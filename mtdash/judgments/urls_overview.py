@@ -10,7 +10,17 @@ urlpatterns = [
         overview_views.judgments_overview,
         name="judgments_overview",
     ),
-    # ?metric=<leaderboard column>&criterion=<name>
+    path(
+        "test-sets/<int:pk>/judgments/systems.csv",
+        overview_views.systems_csv,
+        name="judgments_systems_csv",
+    ),
+    path(
+        "test-sets/<int:pk>/judgments/segments.csv",
+        overview_views.segments_csv,
+        name="judgments_segments_csv",
+    ),
+    # ?metric=<leaderboard column>&criterion=<name>&page=<n>
     path(
         "test-sets/<int:pk>/judgments/disagreements/",
         overview_views.disagreements,
