@@ -1,3 +1,59 @@
-"""Routes filled in by issue #12."""
+"""URLs of the readability pages (included by mtdash.evaluation.urls)."""
 
-urlpatterns: list = []
+import re
+
+from django.urls import path, register_converter
+
+from mtdash.evaluation import readability_views
+from mtdash.evaluation.readability_exports import STABILITY_FORMATS, TEST_SET_FORMATS
+
+
+class _Suffixes:
+    """Only the real export formats: ``readability.pdf`` is a 404."""
+
+    regex = ""
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+def _pattern(suffixes) -> str:
+    return "|".join(re.escape(name) for name in suffixes)
+
+
+class TestSetFormat(_Suffixes):
+    regex = _pattern(TEST_SET_FORMATS)
+
+
+class StabilityFormat(_Suffixes):
+    regex = _pattern(STABILITY_FORMATS)
+
+
+register_converter(TestSetFormat, "readability_format")
+register_converter(StabilityFormat, "stability_format")
+
+urlpatterns = [
+    path(
+        "test-sets/<int:pk>/readability/",
+        readability_views.readability_test_set,
+        name="readability_test_set",
+    ),
+    path(
+        "test-sets/<int:pk>/readability.<readability_format:fmt>",
+        readability_views.readability_test_set_export,
+        name="readability_test_set_export",
+    ),
+    path(
+        "readability/",
+        readability_views.readability_across,
+        name="readability_across",
+    ),
+    path(
+        "readability/<stability_format:fmt>",
+        readability_views.readability_across_export,
+        name="readability_across_export",
+    ),
+]

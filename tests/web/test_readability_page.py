@@ -1,0 +1,218 @@
+"""A test set's readability page, its exports and its API: the numbers are
+the library's (scoring.readability.text_complexity on the same texts), a
+language without syllable rules is named and shown without numbers, the
+counts are stored on first view and reused, and only team members see it."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+from django.urls import reverse
+
+from mtdash.evaluation.models import ReferenceSegment, TestSetAnalysis
+from mtdash.evaluation.services import readability_page
+from mtdash.evaluation.services.uploads import TestSetData, create_test_set
+from scoring.readability import text_complexity
+from tests.api.conftest import client_with, create_token
+
+pytestmark = pytest.mark.django_db
+
+SOURCES = ["le chat est sur le tapis", "il pleut", "bonjour à tous"]
+REFERENCES = {
+    "A": ["the cat is on the mat", "it is raining", "hello everyone"],
+    "B": ["there is a cat on the mat", "it rains", "hello all"],
+}
+
+
+@pytest.fixture
+def german_test_set(team, owner):
+    data = TestSetData(
+        name="<b>news</b> de-en",
+        source_language="de",
+        target_language="en",
+        text_type="news",
+        description="",
+        sources=["Die Katze sitzt auf der Matte.", "Es regnet seit 2021."],
+        references={"A": ["The cat sits on the mat.", "It has rained since 2021."]},
+    )
+    return create_test_set(team, owner, data)
+
+
+def page(client, test_set):
+    return client.get(reverse("readability_test_set", args=[test_set.pk]))
+
+
+def test_it_shows_the_library_figures_of_the_source_and_each_reference(
+    client, owner, test_set
+):
+    client.force_login(owner)
+    response = page(client, test_set)
+    assert response.status_code == 200
+    texts = response.context["readability"].texts
+    assert [(t.role, t.label) for t in texts] == [
+        ("source", ""),
+        ("reference", "A"),
+        ("reference", "B"),
+    ]
+    expected = [text_complexity(SOURCES, "fr")] + [
+        text_complexity(REFERENCES[label], "en") for label in ("A", "B")
+    ]
+    html = response.content.decode()
+    for text, library in zip(texts, expected, strict=True):
+        assert text.figures.n_words == library.n_words
+        assert text.figures.n_syllables == library.n_syllables
+        for name in ("asl", "asw", "flesch_reading_ease", "flesch_kincaid_grade"):
+            assert getattr(text.figures, name) == pytest.approx(
+                getattr(library, name), abs=1e-12
+            )
+        assert f"{library.asw:.3f}" in html
+        assert f"{library.flesch_reading_ease:.2f}" in html
+    # Which language's syllable rules apply is said for each text.
+    assert "French syllable rules" in html and "English syllable rules" in html
+    assert 'id="readability-chart"' in html
+
+
+def test_a_language_without_syllable_rules_is_named_and_shows_no_numbers(
+    client, owner, german_test_set
+):
+    client.force_login(owner)
+    response = page(client, german_test_set)
+    source = response.context["readability"].source
+    assert source.figures is None
+    assert "No syllable rules for German (de)" in source.reason
+    html = response.content.decode()
+    assert "No syllable rules for German (de)" in html
+    row = html.split('id="text-source"')[1].split("</tr>")[0]
+    assert "colspan" in row and '<td class="num">' not in row
+    # The English reference is measured; the test set's name is escaped.
+    assert response.context["readability"].references[0].figures is not None
+    assert "&lt;b&gt;news&lt;/b&gt; de-en" in html and "<b>news</b>" not in html
+
+
+def test_the_counts_are_stored_on_first_view_and_reused(
+    client, owner, test_set, monkeypatch
+):
+    client.force_login(owner)
+    first = page(client, test_set).context["readability"]
+    assert not first.from_cache
+    stored = TestSetAnalysis.objects.get(test_set=test_set, kind="readability")
+
+    def fail(*args, **kwargs):
+        raise AssertionError("counted again although nothing changed")
+
+    monkeypatch.setattr(readability_page, "measure_text", fail)
+    second = page(client, test_set).context["readability"]
+    assert second.from_cache and second.texts == first.texts
+    assert TestSetAnalysis.objects.get(pk=stored.pk).inputs == stored.inputs
+
+
+def test_changed_segments_are_counted_again(client, owner, test_set):
+    client.force_login(owner)
+    before = page(client, test_set).context["readability"]
+    segment = ReferenceSegment.objects.get(
+        reference_set__test_set=test_set, reference_set__label="A", index=0
+    )
+    segment.text = "the extraordinarily complicated situation"
+    segment.save()
+    after = page(client, test_set).context["readability"]
+    assert not after.from_cache
+    changed = ["the extraordinarily complicated situation", *REFERENCES["A"][1:]]
+    assert after.references[0].figures.asw == pytest.approx(
+        text_complexity(changed, "en").asw, abs=1e-12
+    )
+    assert after.references[0].figures != before.references[0].figures
+    assert TestSetAnalysis.objects.filter(kind="readability").count() == 1
+
+
+def test_a_member_sees_it_and_an_outsider_gets_404(client, member, outsider, test_set):
+    client.force_login(member)
+    assert page(client, test_set).status_code == 200
+    client.force_login(outsider)
+    assert page(client, test_set).status_code == 404
+    export = reverse("readability_test_set_export", args=[test_set.pk, "csv"])
+    assert client.get(export).status_code == 404
+
+
+def test_anonymous_visitors_are_sent_to_the_login_page(client, test_set):
+    for url in (
+        reverse("readability_test_set", args=[test_set.pk]),
+        reverse("readability_test_set_export", args=[test_set.pk, "tex"]),
+    ):
+        response = client.get(url)
+        assert response.status_code == 302
+        assert response["Location"].startswith(reverse("login"))
+
+
+def pandas_or_skip():
+    return pytest.importorskip(
+        "pandas", reason="pandas is not installed: the CSV is checked with csv only"
+    )
+
+
+def test_the_csv_export_has_the_library_numbers(client, owner, german_test_set):
+    client.force_login(owner)
+    url = reverse("readability_test_set_export", args=[german_test_set.pk, "csv"])
+    response = client.get(url)
+    assert response["Content-Type"].startswith("text/csv")
+    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+    assert [row["text"] for row in rows] == ["source", "reference"]
+    assert rows[0]["measured"] == "False" and rows[0]["asw"] == ""
+    library = text_complexity(
+        ["The cat sits on the mat.", "It has rained since 2021."], "en"
+    )
+    assert int(rows[1]["n_words"]) == library.n_words
+    assert float(rows[1]["asw"]) == pytest.approx(library.asw, abs=1e-12)
+    assert float(rows[1]["flesch_kincaid_grade"]) == pytest.approx(
+        library.flesch_kincaid_grade, abs=1e-12
+    )
+    assert rows[1]["signature"] == library.signature
+
+
+def test_pandas_reads_the_csv_export_with_numeric_columns(
+    client, owner, german_test_set
+):
+    pd = pandas_or_skip()
+    client.force_login(owner)
+    url = reverse("readability_test_set_export", args=[german_test_set.pk, "csv"])
+    frame = pd.read_csv(io.StringIO(client.get(url).content.decode()))
+    assert list(frame["text"]) == ["source", "reference"]
+    assert pd.isna(frame.loc[0, "asw"]) and not frame.loc[0, "measured"]
+    for column in ("asl", "asw", "flesch_reading_ease", "flesch_kincaid_grade"):
+        assert pd.api.types.is_float_dtype(frame[column])
+    assert frame.loc[1, "asw"] == pytest.approx(
+        text_complexity(["The cat sits on the mat.", "It has rained since 2021."]).asw,
+        abs=1e-12,
+    )
+
+
+def test_the_latex_export_is_a_table_with_the_name_escaped(
+    client, owner, german_test_set
+):
+    client.force_login(owner)
+    url = reverse("readability_test_set_export", args=[german_test_set.pk, "tex"])
+    body = client.get(url).content.decode()
+    assert r"\begin{tabular}{llrrrrrr}" in body and r"\end{table}" in body
+    assert r"\textless{}b\textgreater{}news" in body
+    assert "no syllable rules for this language" in body
+    assert client.get(url.replace(".tex", ".pdf")).status_code == 404
+
+
+def test_the_api_answers_the_same_figures_with_a_token(owner, outsider, test_set):
+    api = client_with(create_token(owner.username).strip())
+    url = f"/api/v1/test-sets/{test_set.pk}/readability"
+    body = api.get(url).json()
+    assert [t["label"] for t in body["texts"]] == ["", "A", "B"]
+    library = text_complexity(SOURCES, "fr")
+    source = body["texts"][0]
+    assert source["measured"] and source["figures"]["asw"] == pytest.approx(
+        library.asw, abs=1e-12
+    )
+    assert source["figures"]["signature"] == library.signature
+    assert "French" in source["syllable_rules"]
+    outsider_api = client_with(create_token(outsider.username).strip())
+    assert outsider_api.get(url).status_code == 404
+    from rest_framework.test import APIClient
+
+    assert APIClient().get(url).status_code == 401
