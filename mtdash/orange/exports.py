@@ -13,12 +13,14 @@ from mtdash.common.exports import (
     plain_number,
     spreadsheet_text,
 )
+from mtdash.orange.labels import metric_label
 from mtdash.orange.models import OrangeJob, OrangeScore
 
 CSV_COLUMNS = (
-    "metric", "orange_percent", "avg_rank", "ci_low", "ci_high", "orange_ci_low",
+    "metric", "label", "orange_percent", "avg_rank", "ci_low", "ci_high", "orange_ci_low",
     "orange_ci_high", "n_sentences", "n_short", "max_candidates", "n_sentences_above",
-    "n_candidates_above", "best", "signature",
+    "n_candidates_above", "best", "equivalent", "difference_percent",
+    "difference_ci_low", "difference_ci_high", "p_value", "signature",
 )  # fmt: skip
 
 
@@ -34,25 +36,34 @@ def settings_line(job: OrangeJob) -> str:
 
 
 def orange_csv(
-    job: OrangeJob, scores: Sequence[OrangeScore], best: Iterable[str]
+    job: OrangeJob,
+    scores: Sequence[OrangeScore],
+    best: Iterable[str],
+    equivalent: Iterable[str] = (),
 ) -> str:
-    """One row per metric; ORANGE in percent, ranks 1-based, CIs 95% bootstrap.
+    """One row per metric; ORANGE in percent, ranks 1-based, CIs 95% bootstrap;
+    best / equivalent and the difference to the best from the paired test.
 
     Text cells that a spreadsheet would run as a formula get a leading ``'``.
     """
-    best = set(best)
+    best, equivalent = set(best), set(equivalent)
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     writer.writerow(CSV_COLUMNS)
     for score in scores:
         writer.writerow(
             [
-                spreadsheet_text(score.metric), repr(score.orange), repr(score.avg_rank),
+                spreadsheet_text(score.metric), spreadsheet_text(metric_label(score.metric)),
+                repr(score.orange), repr(score.avg_rank),
                 plain_number(score.ci_low), plain_number(score.ci_high),
                 plain_number(score.orange_ci_low), plain_number(score.orange_ci_high),
                 score.n_sentences, score.n_short, score.max_candidates,
                 score.n_sentences_above, score.n_candidates_above,
-                "yes" if score.metric in best else "", spreadsheet_text(score.signature),
+                "yes" if score.metric in best else "",
+                "yes" if score.metric in equivalent else "",
+                plain_number(score.difference), plain_number(score.difference_ci_low),
+                plain_number(score.difference_ci_high), plain_number(score.p_value),
+                spreadsheet_text(score.signature),
             ]
         )  # fmt: skip
     writer.writerow(["# " + one_line(settings_line(job))])
@@ -60,31 +71,47 @@ def orange_csv(
 
 
 def orange_latex(
-    job: OrangeJob, scores: Sequence[OrangeScore], best: Iterable[str]
+    job: OrangeJob,
+    scores: Sequence[OrangeScore],
+    best: Iterable[str],
+    equivalent: Iterable[str] = (),
 ) -> str:
-    """A booktabs table (Method, ORANGE, Avg Rank, 95%-CI-L, 95%-CI-U), best in bold."""
-    best = set(best)
+    """A booktabs table (Method, ORANGE, Avg Rank, 95%-CI-L, 95%-CI-U, and the
+    ORANGE interval): the best metric in bold, those statistically equivalent
+    to it in italics (the paper's green and gray cells)."""
+    best, equivalent = set(best), set(equivalent)
     # Comments end at a line break: a name typed with one must not end it.
     lines = [f"% {one_line(settings_line(job))}"]
     lines += [
         f"% {one_line(score.metric)}: {one_line(score.signature)}" for score in scores
     ]
     lines += [
-        r"\begin{tabular}{lrrrr}",
+        "% bold: best (lowest ORANGE); italics: statistically equivalent to it "
+        "(paired bootstrap, 95% interval of the difference contains 0)",
+        r"\begin{tabular}{lrrrrr}",
         r"\toprule",
-        r"Method & ORANGE & Avg Rank & 95\%-CI-L & 95\%-CI-U \\",
+        r"Method & ORANGE & Avg Rank & 95\%-CI-L & 95\%-CI-U & ORANGE 95\%-CI \\",
         r"\midrule",
     ]
     for score in scores:
         cells = [
-            latex_escape(score.metric),
+            latex_escape(metric_label(score.metric)),
             f"{score.orange:.2f}\\%",
             fixed(score.avg_rank, 2),
             fixed(score.ci_low, 2),
             fixed(score.ci_high, 2),
+            _orange_interval(score),
         ]
         if score.metric in best:
             cells = [rf"\textbf{{{cell}}}" for cell in cells]
+        elif score.metric in equivalent:
+            cells = [rf"\textit{{{cell}}}" for cell in cells]
         lines.append(" & ".join(cells) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}", ""]
     return "\n".join(lines)
+
+
+def _orange_interval(score: OrangeScore) -> str:
+    if score.orange_ci_low is None or score.orange_ci_high is None:
+        return "--"
+    return f"{score.orange_ci_low:.2f}--{score.orange_ci_high:.2f}\\%"

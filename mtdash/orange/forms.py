@@ -97,8 +97,9 @@ class OrangeJobForm(MetricSpecsForm):
         "scored against K − 1 references).",
     )
     curve_step = forms.IntegerField(
-        min_value=1, max_value=1_000_000, initial=64,
-        help_text="n-best sizes of the cutoff curve: 1, step, 2·step, …, N.",
+        min_value=1, max_value=1_000_000, required=False,
+        help_text="n-best sizes of the cutoff curve: 1, step, 2·step, …, N. "
+        "Blank: adapted to N (about 64 points, every size up to N = 64).",
     )  # fmt: skip
     n_bootstrap = forms.IntegerField(
         min_value=0, max_value=10_000, initial=1000, label="Bootstrap samples",
@@ -116,7 +117,7 @@ class OrangeJobForm(MetricSpecsForm):
         data = self.cleaned_data
         return OrangeOptions(
             all_references=data["all_references"],
-            curve_step=data["curve_step"],
+            curve_step=data["curve_step"] or 0,  # 0: adapted to N by the job
             n_bootstrap=data["n_bootstrap"],
             seed=data["seed"],
         )

@@ -329,6 +329,22 @@ class OrangeScore(models.Model):
         help_text="sentences with a candidate ranked above the references"
     )
     n_candidates_above = models.PositiveBigIntegerField()
+    # The paired test against the best metric of the job (scoring.orange.
+    # compare_metrics): empty for results merged before it existed.
+    tested = models.BooleanField(
+        default=False, help_text="the paired test between metrics was run"
+    )
+    best = models.BooleanField(default=False, help_text="lowest ORANGE of the job")
+    equivalent = models.BooleanField(
+        default=False,
+        help_text="statistically equivalent to the best (95% interval contains 0)",
+    )
+    difference = models.FloatField(
+        null=True, help_text="ORANGE minus the best metric's, percent"
+    )
+    difference_ci_low = models.FloatField(null=True)
+    difference_ci_high = models.FloatField(null=True)
+    p_value = models.FloatField(null=True, help_text="paired bootstrap, two-sided")
 
     class Meta:
         ordering = ["position"]
@@ -379,3 +395,22 @@ class OrangeScore(models.Model):
                 for sentence, oracle, candidates in self.above_reference
             ),
         )
+
+
+# Review of the candidates ranked above the references (their own module).
+from mtdash.orange.review_models import (  # noqa: E402
+    OrangeReview,
+    OrangeReviewItem,
+    OrangeReviewMark,
+)
+
+__all__ = [
+    "ChunkCounts",
+    "NBestList",
+    "OrangeChunk",
+    "OrangeJob",
+    "OrangeReview",
+    "OrangeReviewItem",
+    "OrangeReviewMark",
+    "OrangeScore",
+]

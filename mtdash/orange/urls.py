@@ -1,6 +1,6 @@
 from django.urls import path
 
-from mtdash.orange import views
+from mtdash.orange import review_views, views
 
 urlpatterns = [
     path("orange/", views.orange_home, name="orange_home"),
@@ -20,5 +20,21 @@ urlpatterns = [
     ),
     path(
         "orange/jobs/<int:pk>/retry/", views.orange_job_retry, name="orange_job_retry"
+    ),
+    path(
+        "orange/jobs/<int:pk>/reviews/new/",
+        review_views.orange_review_new,
+        name="orange_review_new",
+    ),
+    path("orange/reviews/<int:pk>/", review_views.orange_review, name="orange_review"),
+    path(
+        "orange/reviews/<int:pk>/report/",
+        review_views.orange_review_report,
+        name="orange_review_report",
+    ),
+    path(
+        "orange/reviews/<int:pk>/report.<str:fmt>",
+        review_views.orange_review_export,
+        name="orange_review_export",
     ),
 ]

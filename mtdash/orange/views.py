@@ -15,13 +15,18 @@ from mtdash.orange import access, exports
 from mtdash.orange.figures import orange_curve_figure
 from mtdash.orange.forms import NBestUploadForm, OrangeJobForm
 from mtdash.orange.models import OrangeJob
+from mtdash.orange.review_forms import ReviewSampleForm
 from mtdash.orange.services.nbest_uploads import references_problem
 from mtdash.orange.services.orange_jobs import (
     NotRetryable,
     create_orange_job,
     retry_orange_job,
 )
-from mtdash.orange.services.results import above_reference_page, best_metrics
+from mtdash.orange.services.paired_test import best_metrics, equivalent_metrics
+from mtdash.orange.services.results import (
+    CANDIDATES_PER_SENTENCE,
+    above_reference_page,
+)
 
 
 def _bound(request) -> tuple:
@@ -99,7 +104,7 @@ def orange_job_detail(request, pk: int):
         if job.status == job.Status.SUCCEEDED
         else []
     )
-    best = best_metrics(scores)
+    best, equivalent = best_metrics(scores), equivalent_metrics(scores)
     above = None
     if scores:
         wanted = request.GET.get("metric")
@@ -115,8 +120,13 @@ def orange_job_detail(request, pk: int):
         "running_chunks": job.running_chunks() if counts.running else [],
         "scores": scores,
         "best": best,
-        "figure": orange_curve_figure(scores, best),
+        "equivalent": equivalent,
+        "tested": any(score.tested for score in scores),
+        "figure": orange_curve_figure(scores, best, equivalent),
+        "reviews": job.reviews.all() if scores else [],
+        "review_form": ReviewSampleForm(job=job) if scores else None,
         "above": above,
+        "per_sentence": CANDIDATES_PER_SENTENCE,
         "settings_line": exports.settings_line(job),
     }
     return render(request, "orange/job_detail.html", context)
@@ -136,9 +146,11 @@ def orange_job_export(request, pk: int, fmt: str):
     if fmt not in ("csv", "tex") or job.status != job.Status.SUCCEEDED:
         raise Http404("no ORANGE results to export")
     scores = list(job.scores.defer("above_reference"))
-    best = best_metrics(scores)
+    best, equivalent = best_metrics(scores), equivalent_metrics(scores)
     write = exports.orange_csv if fmt == "csv" else exports.orange_latex
-    return download_response(write(job, scores, best), f"orange-{job.pk}.{fmt}")
+    return download_response(
+        write(job, scores, best, equivalent), f"orange-{job.pk}.{fmt}"
+    )
 
 
 @login_required

@@ -125,7 +125,13 @@ def test_running_a_chunk_again_replaces_its_partial_result(demo_world, owner):
     job.refresh_from_db()
     assert OrangeChunk.objects.get(pk=first.pk).attempts == 2
     partials = sorted(path.name for path in artifact_path(job.artifact).iterdir())
-    assert partials == ["chunk-00000.npz", "chunk-00001.npz", "chunk-00002.npz"]
+    # The chunks' partials, and the normalised ranks the paired test keeps.
+    assert partials == [
+        "chunk-00000.npz",
+        "chunk-00001.npz",
+        "chunk-00002.npz",
+        "normalised-ranks.npz",
+    ]
     assert results_by_metric(job)["bleu"] == single_run(
         test_set, demo_nbest_text(), "bleu", OPTIONS
     )

@@ -33,6 +33,7 @@ import logging
 import math
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -53,13 +54,20 @@ from mtdash.orange.services.artifacts import (
     read_candidates,
     save_partial,
 )
+from mtdash.orange.services.curve_steps import auto_curve_step
 from mtdash.orange.services.nbest_uploads import references_problem
+from mtdash.orange.services.paired_test import (
+    compare_job,
+    comparison_fields,
+    save_normalised_ranks,
+)
 from scoring import MetricError, get_metric
 from scoring.orange import (
     OrangeOptions,
     OrangeResult,
     curve_points,
     merge_rankings,
+    normalised_ranks,
     rank_chunk_metrics,
     summarise,
 )
@@ -141,8 +149,12 @@ def create_orange_job(
     max_sentences: int = DEFAULT_CHUNK_SENTENCES,
     max_candidates: int = DEFAULT_CHUNK_CANDIDATES,
 ) -> OrangeJob:
-    """A job and its chunks; the chunks go to Celery once the transaction commits."""
+    """A job and its chunks; the chunks go to Celery once the transaction commits.
+
+    A curve step of 0 means "adapted to N" (:func:`auto_curve_step`)."""
     options = options or OrangeOptions()
+    if options.curve_step == 0:  # the step left to the job: adapted to N
+        options = replace(options, curve_step=auto_curve_step(nbest.max_candidates))
     test_set: TestSet = nbest.test_set
     problem = references_problem(test_set)
     if problem:
@@ -330,14 +342,17 @@ def merge_job(job: OrangeJob) -> list[OrangeResult]:
     parts = [
         load_partial(job.artifact, chunk.partial_name, job.metrics) for chunk in chunks
     ]
-    return [
-        summarise(
-            merge_rankings([part[position] for part in parts]),
-            metric=spec,
-            n_bootstrap=job.n_bootstrap,
-            seed=job.seed,
-        )
+    merged = {
+        spec: merge_rankings([part[position] for part in parts])
         for position, spec in enumerate(job.metrics)
+    }
+    # What the paired test between metrics needs, kept with the job.
+    save_normalised_ranks(
+        job, {spec: normalised_ranks(rankings) for spec, rankings in merged.items()}
+    )
+    return [
+        summarise(rankings, metric=spec, n_bootstrap=job.n_bootstrap, seed=job.seed)
+        for spec, rankings in merged.items()
     ]
 
 
@@ -348,6 +363,7 @@ def _save_results(job: OrangeJob, results: Sequence[OrangeResult]) -> None:
     n_references = len(job.reference_labels)
     nrefs = n_references if job.all_references else n_references - 1
     OrangeScore.objects.filter(job=job).delete()
+    comparison = compare_job(job)
     rows = []
     for position, result in enumerate(results):
         metric = get_metric(result.metric)
@@ -382,6 +398,7 @@ def _save_results(job: OrangeJob, results: Sequence[OrangeResult]) -> None:
                 above_reference=above,
                 n_sentences_above=sum(1 for item in above if item[2]),
                 n_candidates_above=sum(len(item[2]) for item in above),
+                **comparison_fields(comparison, result.metric),
             )
         )
     OrangeScore.objects.bulk_create(rows)

@@ -5,34 +5,46 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.core.paginator import Paginator
 
 from mtdash.evaluation.models import ReferenceSegment, Segment
 from mtdash.orange.models import OrangeJob, OrangeScore
-from mtdash.orange.services.artifacts import load_nbest_index, read_candidates
+from mtdash.orange.services.artifacts import load_nbest_index, read_nbest_entries
+from mtdash.orange.services.paired_test import best_metrics  # noqa: F401 (re-export)
 
 ABOVE_REFERENCE_PER_PAGE = 10
 
 
-def best_metrics(scores: Sequence[OrangeScore]) -> set[str]:
-    """Metrics with the lowest ORANGE (lower is better; ties all count)."""
-    if not scores:
-        return set()
-    lowest = min(score.orange for score in scores)
-    return {score.metric for score in scores if score.orange <= lowest + 1e-12}
+# Distinct candidate texts shown per sentence; the rest are counted.
+CANDIDATES_PER_SENTENCE = 25
 
 
 @dataclass(frozen=True)
 class RankedCandidate:
-    index: int  # 0-based position in the system's n-best order
+    """A distinct candidate text above the references, with its copies in the
+    list collapsed: ``indices`` of every identical candidate ranked above."""
+
+    index: int  # 0-based position of its first copy in the system's n-best order
     text: str
     score: float
+    features: str  # Moses feature values of the first copy
+    indices: tuple[int, ...] = ()
 
     @property
     def number(self) -> int:
         """1-based position in the n-best list, as people count."""
         return self.index + 1
+
+    @property
+    def copies(self) -> int:
+        return max(1, len(self.indices))
+
+    @property
+    def other_numbers(self) -> str:
+        """1-based positions of the other copies, for the page."""
+        return ", ".join(str(i + 1) for i in self.indices[1:])
 
 
 @dataclass(frozen=True)
@@ -42,7 +54,13 @@ class AboveReferenceSentence:
     references: tuple[tuple[str, str], ...]  # (label, text)
     oracle_score: float
     n_candidates: int  # N_i of this sentence's list
-    candidates: tuple[RankedCandidate, ...]  # best first
+    candidates: tuple[RankedCandidate, ...]  # distinct texts, best first
+    n_above: int = 0  # candidates above the references, copies included
+    n_hidden: int = 0  # distinct texts beyond CANDIDATES_PER_SENTENCE
+
+    @property
+    def n_distinct(self) -> int:
+        return len(self.candidates) + self.n_hidden
 
     @property
     def line(self) -> int:
@@ -93,22 +111,50 @@ def above_reference_page(
     sentences = []
     for sentence_id, oracle, candidates in page.object_list:
         position = index.position_of(int(sentence_id))
-        _, texts = read_candidates(job.nbest.artifact, position, position + 1, index)
-        ranked = sorted(
-            (
-                RankedCandidate(int(j), texts[0][int(j)], float(s))
-                for j, s in candidates
-            ),
-            key=lambda c: (sign * c.score, c.index),
-        )
+        entries = read_nbest_entries(job.nbest.artifact, position, position + 1, index)
+        entries = entries[0]
+        ranked = collapse_identical(entries, candidates, sign)
         sentences.append(
             AboveReferenceSentence(
                 sentence_id=int(sentence_id),
                 source=sources.get(int(sentence_id), ""),
                 references=tuple(references[int(sentence_id)]),
                 oracle_score=float(oracle),
-                n_candidates=len(texts[0]),
-                candidates=tuple(ranked),
+                n_candidates=len(entries),
+                candidates=tuple(ranked[:CANDIDATES_PER_SENTENCE]),
+                n_above=len(candidates),
+                n_hidden=max(0, len(ranked) - CANDIDATES_PER_SENTENCE),
             )
         )
     return AboveReferencePage(score=score, sentences=tuple(sentences), page=page)
+
+
+def collapse_identical(
+    entries: Sequence[Any], candidates: Sequence[Sequence[float]], sign: float
+) -> list[RankedCandidate]:
+    """Candidates above the references as distinct texts, best first; each
+    keeps the n-best indices of its identical copies (a 1024-best list often
+    holds one string several times, with different derivations).
+
+    ``entries`` are the sentence's n-best entries, ``candidates`` its
+    ``[index, score]`` pairs above the references.
+    """
+    by_text: dict[str, list] = {}
+    for j, score in candidates:
+        entry = entries[int(j)]
+        by_text.setdefault(entry.hypothesis, []).append((int(j), float(score)))
+    ranked = []
+    for text, copies in by_text.items():
+        copies.sort(key=lambda copy: copy[0])
+        first, score = copies[0]
+        ranked.append(
+            RankedCandidate(
+                index=first,
+                text=text,
+                score=score,
+                features=entries[first].features,
+                indices=tuple(j for j, _ in copies),
+            )
+        )
+    ranked.sort(key=lambda c: (sign * c.score, c.index))
+    return ranked

@@ -1,0 +1,77 @@
+"""Exports of a review report: CSV for spreadsheets, a LaTeX table."""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+
+from mtdash.common.exports import fixed, latex_escape, one_line, spreadsheet_text
+from mtdash.orange.services.review_report import ReviewReport
+
+CSV_COLUMNS = (
+    "reviewer", "good", "worse", "unsure", "share_worse", "share_worse_low",
+    "share_worse_high",
+)  # fmt: skip
+
+
+def _settings(report: ReviewReport) -> str:
+    return (
+        f"review {report.review_id} of ORANGE job {report.job_id}, "
+        f"metric {report.label}: {report.size} of {report.population} candidates "
+        f"ranked above the references, seed {report.seed}; shares of 'worse' "
+        f"among decided marks, {report.interval} interval"
+    )
+
+
+def review_csv(report: ReviewReport) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(CSV_COLUMNS)
+    for row in (*report.reviewers, report.overall):
+        writer.writerow(
+            [
+                spreadsheet_text(row.reviewer), row.good, row.worse, row.unsure,
+                repr(row.share_worse), repr(row.low), repr(row.high),
+            ]
+        )  # fmt: skip
+    writer.writerow(["# " + one_line(_settings(report))])
+    for pair in report.agreement:
+        writer.writerow(
+            [
+                f"# agreement {one_line(pair.first)} / {one_line(pair.second)}: "
+                f"{pair.n_items} items, raw {pair.raw_agreement!r}, "
+                f"kappa {pair.kappa!r}"
+            ]
+        )
+    return buffer.getvalue()
+
+
+def review_latex(report: ReviewReport) -> str:
+    lines = [
+        f"% {one_line(_settings(report))}",
+        r"\begin{tabular}{lrrrrr}",
+        r"\toprule",
+        r"Reviewer & Good & Worse & Unsure & Worse (\%) & 95\% CI \\",
+        r"\midrule",
+    ]
+    for row in (*report.reviewers, report.overall):
+        lines.append(
+            " & ".join(
+                [
+                    latex_escape(row.reviewer),
+                    str(row.good),
+                    str(row.worse),
+                    str(row.unsure),
+                    fixed(_percent(row.share_worse), 1),
+                    f"{fixed(_percent(row.low), 1)}--{fixed(_percent(row.high), 1)}",
+                ]
+            )
+            + r" \\"
+        )
+    lines += [r"\bottomrule", r"\end{tabular}", ""]
+    return "\n".join(lines)
+
+
+def _percent(share: float) -> float | None:
+    return None if math.isnan(share) else 100 * share

@@ -1,0 +1,20 @@
+"""``{{ score.metric|metric_label }}``: a metric named by its full spec."""
+
+from django import template
+
+from mtdash.orange.labels import metric_label as _metric_label
+
+register = template.Library()
+
+
+@register.filter
+def metric_label(spec: str) -> str:
+    return _metric_label(str(spec))
+
+
+@register.filter
+def share(value) -> str:
+    """``0.2345`` -> ``23.5%``; an en dash for None or NaN."""
+    if value is None or value != value:
+        return "–"
+    return f"{100 * float(value):.1f}%"
