@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.utils.datastructures import MultiValueDict
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
@@ -17,9 +18,13 @@ from mtdash.api.views.jobs import retry
 from mtdash.evaluation.access import test_sets_of
 from mtdash.orange import access as orange_access
 from mtdash.orange.forms import NBestUploadForm, OrangeJobForm
-from mtdash.orange.models import OrangeJob
+from mtdash.orange.labels import metric_label
+from mtdash.orange.models import OrangeJob, OrangeReview
+from mtdash.orange.review_forms import ReviewSampleForm
 from mtdash.orange.services.nbest_uploads import references_problem
 from mtdash.orange.services.orange_jobs import OrangeJobError, create_orange_job
+from mtdash.orange.services.review_report import review_report
+from mtdash.orange.services.reviews import ReviewError, create_review
 
 ERRORS = OpenApiResponse(serializers.ErrorsSerializer)
 # JSON fields of an ORANGE request -> the web form's fields (and defaults,
@@ -149,3 +154,99 @@ class OrangeJobRetry(APIView):
     )
     def post(self, request, pk: int):
         return retry(scoped_or_404(orange_access.jobs_of(request.user), pk))
+
+
+# -- The paired test and reviews of candidates above the references (issue #12) --
+
+
+class OrangeComparison(APIView):
+    @extend_schema(
+        responses={
+            200: OpenApiResponse(
+                description="Per metric spec: best, equivalent (to the best, by the "
+                "paired bootstrap of per-sentence normalised ranks), difference to "
+                "the best in ORANGE points with its 95% interval, p-value, label."
+            ),
+            409: ERRORS,
+        }
+    )
+    def get(self, request, pk: int):
+        job = scoped_or_404(orange_access.jobs_of(request.user), pk)
+        if job.status != OrangeJob.Status.SUCCEEDED:
+            raise ApiError([error("the job has no results yet")], status_code=409)
+        return Response(
+            {
+                score.metric: {
+                    "label": metric_label(score.metric),
+                    "orange": score.orange,
+                    "tested": score.tested,
+                    "best": score.best,
+                    "equivalent": score.equivalent,
+                    "difference": score.difference,
+                    "difference_ci_low": score.difference_ci_low,
+                    "difference_ci_high": score.difference_ci_high,
+                    "p_value": score.p_value,
+                }
+                for score in job.scores.defer("above_reference").order_by("position")
+            }
+        )
+
+
+class OrangeReviewCreate(APIView):
+    parser_classes = [JSONParser]
+
+    @extend_schema(
+        request=OpenApiTypes.OBJECT,
+        description="Draw a seeded sample of one metric's candidates ranked above "
+        'the references: {"metric": spec, "size": 50, "seed": 1}.',
+        responses={201: OpenApiTypes.OBJECT, 400: ERRORS},
+    )
+    def post(self, request, pk: int):
+        job = scoped_or_404(orange_access.jobs_of(request.user), pk)
+        data = request.data if isinstance(request.data, dict) else {}
+        form = ReviewSampleForm(
+            {
+                "metric": data.get("metric", ""),
+                "size": data.get("size", 50),
+                "seed": data.get("seed", 1),
+            },
+            job=job,
+        )
+        if not form.is_valid():
+            raise ApiError(form_errors(form))
+        fields = form.cleaned_data
+        try:
+            review = create_review(
+                job, fields["metric"], fields["size"], fields["seed"], request.user
+            )
+        except ReviewError as refusal:
+            raise ApiError([error(str(refusal))]) from None
+        return Response(
+            {
+                "id": review.pk,
+                "size": review.size,
+                "population": review.population,
+                "url": request.build_absolute_uri(review.get_absolute_url()),
+            },
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class OrangeReviewReport(APIView):
+    @extend_schema(
+        responses={
+            200: OpenApiResponse(
+                description="Share of genuine metric errors (marked worse) with its "
+                "95% Wilson interval, per reviewer, agreement (Cohen's kappa), and "
+                "whether ORANGE can be confidently applied."
+            )
+        }
+    )
+    def get(self, request, pk: int):
+        review = scoped_or_404(
+            OrangeReview.objects.filter(
+                job__nbest__test_set__team__members=request.user
+            ),
+            pk,
+        )
+        return Response(review_report(review).to_dict())
