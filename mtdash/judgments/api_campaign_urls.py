@@ -1,3 +1,23 @@
-"""Routes filled in by issue #12."""
+"""Judging campaigns and agreement under /api/v1/ (see api_campaigns)."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from mtdash.judgments import api_campaigns
+
+urlpatterns = [
+    path(
+        "test-sets/<int:pk>/campaigns/",
+        api_campaigns.CampaignList.as_view(),
+        name="api_campaigns",
+    ),
+    path(
+        "campaigns/<int:pk>",
+        api_campaigns.CampaignDetail.as_view(),
+        name="api_campaign",
+    ),
+    path(
+        "test-sets/<int:pk>/agreement",
+        api_campaigns.TestSetAgreement.as_view(),
+        name="api_agreement",
+    ),
+]

@@ -185,3 +185,122 @@ class ExternalSegmentScore(models.Model):
                 fields=["corpus_score", "index"], name="external_segment_index"
             )
         ]
+
+
+class Campaign(models.Model):
+    """Judges rating a seeded sample of a test set's outputs in the browser.
+
+    Ratings of the sampled items are stored as :class:`Judgment` rows of
+    ``batch`` (a :class:`JudgmentImport` of layout ``campaign``); hidden
+    quality controls (repeated and degraded items) stay in
+    :class:`Assignment` only.
+    """
+
+    test_set = models.ForeignKey(
+        TestSet, on_delete=models.CASCADE, related_name="campaigns"
+    )
+    name = models.CharField(max_length=200)
+    outputs = models.ManyToManyField(SystemOutput, related_name="+")
+    criteria = models.ManyToManyField(Criterion, related_name="campaigns")
+    judges = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="+")
+    segments_per_system = models.PositiveIntegerField()
+    judges_per_item = models.PositiveSmallIntegerField()
+    controls_per_judge = models.PositiveSmallIntegerField(
+        default=5, help_text="repeated items, and as many degraded ones, per judge"
+    )
+    seed = models.PositiveIntegerField()
+    batch = models.OneToOneField(
+        JudgmentImport, on_delete=models.PROTECT, related_name="campaign"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["test_set", "name"], name="campaign_name_per_test_set"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        from django.urls import reverse
+
+        return reverse("campaign_detail", args=[self.pk])
+
+
+class CampaignItem(models.Model):
+    """One sampled translation: a segment of one output."""
+
+    campaign = models.ForeignKey(
+        Campaign, on_delete=models.CASCADE, related_name="items"
+    )
+    output = models.ForeignKey(SystemOutput, on_delete=models.CASCADE, related_name="+")
+    index = models.PositiveIntegerField(help_text="segment line number − 1")
+
+    class Meta:
+        ordering = ["pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "output", "index"], name="campaign_item_once"
+            )
+        ]
+
+
+class Assignment(models.Model):
+    """One screen of one judge's queue: an item under a criterion, shown as
+    sampled (``regular``), again (``repeat``) or degraded (``degraded``)."""
+
+    class Kind(models.TextChoices):
+        REGULAR = "regular"
+        REPEAT = "repeat"
+        DEGRADED = "degraded"
+
+    campaign = models.ForeignKey(
+        Campaign, on_delete=models.CASCADE, related_name="assignments"
+    )
+    judge = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    position = models.PositiveIntegerField(help_text="order in the judge's queue")
+    item = models.ForeignKey(
+        CampaignItem, on_delete=models.CASCADE, related_name="assignments"
+    )
+    criterion = models.ForeignKey(Criterion, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=10, choices=Kind, default=Kind.REGULAR)
+    control_of = models.ForeignKey(
+        "self", null=True, on_delete=models.CASCADE, related_name="controls"
+    )
+    degraded_text = models.TextField(blank=True)
+    value = models.FloatField(null=True, blank=True)
+    judged_at = models.DateTimeField(null=True, blank=True)
+    judgment = models.OneToOneField(
+        Judgment, null=True, on_delete=models.SET_NULL, related_name="assignment"
+    )
+
+    class Meta:
+        ordering = ["campaign", "judge", "position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "judge", "position"], name="assignment_position"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.campaign} #{self.position} for {self.judge}"
+
+
+class AgreementSnapshot(models.Model):
+    """A test set's agreement summary, kept until its judgments change."""
+
+    test_set = models.OneToOneField(
+        TestSet, on_delete=models.CASCADE, related_name="agreement_snapshot"
+    )
+    inputs = models.CharField(max_length=64, help_text="digest of what it read")
+    summary = models.JSONField()
+    computed_at = models.DateTimeField(auto_now=True)
