@@ -44,6 +44,11 @@ def carol(django_user_model, team, fast_password_hashing):
 
 @pytest.fixture
 def judged_set(team, owner, member):
+    return build_judged_set(team, owner)
+
+
+def build_judged_set(team, owner):
+    """A test set of 12 segments with outputs of sys-a and sys-b."""
     test_set = create_test_set(
         team,
         owner,
