@@ -75,8 +75,9 @@ def readability_figure(readability: TestSetReadability) -> dict | None:
         }
     layout.update(
         {
-            "margin": {"l": 60, "r": 20, "t": 20, "b": 50},
-            "height": 300,
+            # Room above the panels for Plotly's mode bar.
+            "margin": {"l": 60, "r": 20, "t": 40, "b": 50},
+            "height": 320,
             "bargap": 0.35,
         }
     )
@@ -114,7 +115,8 @@ def stability_figure(report: StabilityReport, metric: MetricStability) -> dict |
                     "y": [_finite(values[i]) for i in order],
                     "xaxis": f"x{panel}",
                     "yaxis": f"y{panel}",
-                    "connectgaps": False,
+                    # A system not run on a middle text type still shows its trend.
+                    "connectgaps": True,
                     "line": {"color": colour, "dash": dash},
                     "hovertemplate": f"%{{x}}: %{{y:.{metric.decimals}f}}"
                     f"<extra>{chart_text(system)}</extra>",
@@ -144,7 +146,9 @@ def stability_figure(report: StabilityReport, metric: MetricStability) -> dict |
                 _panel_title(0.23, f"raw {spec}"),
                 _panel_title(0.77, f"normalised {spec} (× {factor})"),
             ],
-            "legend": {"orientation": "h", "y": -0.25},
+            # On the right, outside both panels: below them it would cover
+            # what follows the chart.
+            "legend": {"title": {"text": "system"}},
             "margin": {"l": 60, "r": 20, "t": 40, "b": 40},
             "height": 380,
         },

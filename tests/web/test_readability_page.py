@@ -16,6 +16,7 @@ from mtdash.evaluation.services import readability_page
 from mtdash.evaluation.services.uploads import TestSetData, create_test_set
 from scoring.readability import text_complexity
 from tests.api.conftest import client_with, create_token
+from tests.scoring.support.realdata import DATA_DIR
 
 pytestmark = pytest.mark.django_db
 
@@ -216,3 +217,27 @@ def test_the_api_answers_the_same_figures_with_a_token(owner, outsider, test_set
     from rest_framework.test import APIClient
 
     assert APIClient().get(url).status_code == 401
+
+
+def test_real_wmt21_de_en_references_get_the_librarys_figures_once(
+    client, owner, team, monkeypatch
+):
+    """WMT21 de-en (the full data, or the fixtures' first segments): German
+    source not measured, references A and B as the library measures the
+    files; the second view reads the stored counts."""
+    pair = DATA_DIR / "wmt21" / "de-en"
+    read = lambda name: (pair / name).read_text(encoding="utf-8").split("\n")[:-1]  # noqa: E731
+    data = TestSetData(
+        "newstest2021 de-en", "de", "en", "news", "", read("src.de"),
+        {"A": read("ref.A.en"), "B": read("ref.B.en")},
+    )  # fmt: skip
+    test_set = create_test_set(team, owner, data)
+    client.force_login(owner)
+    first = page(client, test_set).context["readability"]
+    assert first.source.figures is None and not first.from_cache
+    for text, name in zip(first.references, ("ref.A.en", "ref.B.en"), strict=True):
+        library = text_complexity(read(name), "en")
+        assert text.figures == library
+    monkeypatch.setattr(readability_page, "measure_text", None)  # never called
+    second = page(client, test_set).context["readability"]
+    assert second.from_cache and second.texts == first.texts
