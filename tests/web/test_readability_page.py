@@ -241,3 +241,10 @@ def test_real_wmt21_de_en_references_get_the_librarys_figures_once(
     monkeypatch.setattr(readability_page, "measure_text", None)  # never called
     second = page(client, test_set).context["readability"]
     assert second.from_cache and second.texts == first.texts
+
+
+def test_the_openapi_schema_names_both_readability_endpoints(client, db):
+    schema = client.get("/api/v1/schema").content.decode()
+    assert "/api/v1/test-sets/{id}/readability:" in schema
+    assert "/api/v1/readability:" in schema
+    assert "operationId: readability_across_test_sets" in schema
