@@ -21,7 +21,8 @@ from mtdash.api.errors import ApiError, error
 from mtdash.api.permissions import scoped_or_404
 from mtdash.evaluation.access import test_sets_of
 from mtdash.judgments.services import disagreements as explorer
-from mtdash.judgments.services.overview import all_aggregates, segment_page
+from mtdash.judgments.services.overview import segment_page
+from mtdash.judgments.services.overview_store import all_aggregates
 
 MAX_PAGE_SIZE = 1000
 MAX_LIMIT = 500

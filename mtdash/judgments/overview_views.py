@@ -9,16 +9,16 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from mtdash.evaluation import access
+from mtdash.judgments.overview_figures import system_figure
 from mtdash.judgments.services import disagreements as explorer
 from mtdash.judgments.services.agreement import agreement_summary
 from mtdash.judgments.services.overview import (
-    all_aggregates,
     imports,
     segment_page,
     segments_csv_text,
-    system_figure,
     systems_csv_text,
 )
+from mtdash.judgments.services.overview_store import all_aggregates
 
 
 @login_required
@@ -48,7 +48,8 @@ def judgments_overview(request, pk: int):
 def systems_csv(request, pk: int):
     test_set = access.get_test_set(request.user, pk)
     return _csv_response(
-        f"judgments-systems-{test_set.pk}.csv", systems_csv_text(test_set)
+        f"judgments-systems-{test_set.pk}.csv",
+        systems_csv_text(all_aggregates(test_set)),
     )
 
 
@@ -57,7 +58,8 @@ def systems_csv(request, pk: int):
 def segments_csv(request, pk: int):
     test_set = access.get_test_set(request.user, pk)
     return _csv_response(
-        f"judgments-segments-{test_set.pk}.csv", segments_csv_text(test_set)
+        f"judgments-segments-{test_set.pk}.csv",
+        segments_csv_text(all_aggregates(test_set)),
     )
 
 

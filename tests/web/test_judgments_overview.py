@@ -16,7 +16,8 @@ from rest_framework.test import APIClient
 from mtdash.evaluation.services.uploads import create_system_output
 from mtdash.judgments.models import Criterion
 from mtdash.judgments.services.judgments import import_judgments
-from mtdash.judgments.services.overview import all_aggregates, criterion_aggregates
+from mtdash.judgments.services.overview import criterion_aggregates
+from mtdash.judgments.services.overview_store import all_aggregates
 from mtdash.judgments.services.reading import stored_judgments
 from scoring.stats import human_scores
 

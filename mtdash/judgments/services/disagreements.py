@@ -26,43 +26,29 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mtdash.evaluation.models import (
-    CorpusScore,
-    Hypothesis,
-    ReferenceSegment,
-    Segment,
-    SegmentScore,
-    TestSetAnalysis,
+from mtdash.evaluation.models import CorpusScore, TestSetAnalysis
+from mtdash.judgments.models import Criterion, ExternalCorpusScore
+from mtdash.judgments.services.disagreement_metrics import (
+    MetricChoice,
+    NoSuchChoice,
+    choose,
+    metric_choices,
+    metric_scores,
 )
-from mtdash.evaluation.services.leaderboard import column_names, metric_decimals
-from mtdash.judgments.models import (
-    Criterion,
-    ExternalCorpusScore,
-    ExternalMetric,
-    ExternalSegmentScore,
-    Judgment,
+from mtdash.judgments.services.disagreement_rows import Disagreement, disagreement_rows
+from mtdash.judgments.services.overview_store import (
+    cached_aggregates,
+    judgments_digest,
+    pack,
+    unpack,
 )
-from mtdash.judgments.services.overview import criterion_aggregates, judgments_digest
-from scoring import MetricError, get_metric, list_metrics
+
+__all__ = ["MetricChoice", "NoSuchChoice", "choose", "metric_choices"]
 
 PAGE_SIZE = 20
+
+
 KIND_PREFIX = "disagreements:"
-
-
-class NoSuchChoice(LookupError):
-    """An unknown metric or criterion; the message lists the valid ones."""
-
-
-@dataclass(frozen=True)
-class MetricChoice:
-    name: str  # the leaderboard column
-    signature: str  # the main signature (most of the column's latest scores)
-    higher_is_better: bool
-    external: bool
-    # Latest score of each output in the column under the main signature:
-    # output id -> CorpusScore id (ExternalCorpusScore id when external).
-    score_ids: dict[int, int]
-    decimals: int = 4
 
 
 @dataclass(frozen=True)
@@ -92,52 +78,6 @@ class Standardised:
 
 
 @dataclass(frozen=True)
-class JudgeValue:
-    judge: str
-    value: float
-
-
-@dataclass(frozen=True)
-class Disagreement:
-    rank: int
-    system: str
-    output_id: int
-    segment: int
-    metric_score: float
-    metric_standardised: float
-    human_z: float
-    human_raw: float
-    human_standardised: float
-    difference: float  # metric − human, standardised: > 0 the metric rates it higher
-    source: str
-    references: tuple[tuple[str, str], ...]  # (label, text)
-    hypothesis: str
-    judges: tuple[JudgeValue, ...]
-
-    @property
-    def metric_rates_higher(self) -> bool:
-        return self.difference > 0
-
-    def to_dict(self) -> dict:
-        return {
-            "rank": self.rank,
-            "system": self.system,
-            "output_id": self.output_id,
-            "segment": self.segment,
-            "metric_score": self.metric_score,
-            "metric_standardised": self.metric_standardised,
-            "human_z_mean": self.human_z,
-            "human_raw_mean": self.human_raw,
-            "human_standardised": self.human_standardised,
-            "difference": self.difference,
-            "source": self.source,
-            "references": [{"label": lb, "text": t} for lb, t in self.references],
-            "hypothesis": self.hypothesis,
-            "judges": [{"judge": j.judge, "value": j.value} for j in self.judges],
-        }
-
-
-@dataclass(frozen=True)
 class DisagreementPage:
     metric: MetricChoice
     criterion: Criterion
@@ -148,72 +88,6 @@ class DisagreementPage:
     page_size: int
     metric_negated: bool
     human_negated: bool
-
-
-def metric_choices(test_set) -> list[MetricChoice]:
-    """The leaderboard's metric columns at their main signature, then the
-    external metrics, by name."""
-    stored = list(
-        CorpusScore.objects.filter(output__test_set=test_set)
-        .order_by("computed_at", "pk")
-        .values_list("pk", "output_id", "metric", "signature")
-    )
-    column_of = column_names([(metric, sig) for _, _, metric, sig in stored])
-    latest: dict[str, dict[int, tuple[int, str, str]]] = {}
-    for pk, output_id, metric, signature in stored:  # oldest first: latest wins
-        latest.setdefault(column_of[metric, signature], {})[output_id] = (
-            pk,
-            metric,
-            signature,
-        )
-    choices = []
-    for name, by_output in sorted(latest.items()):
-        counts: dict[str, int] = {}
-        for _, _, signature in by_output.values():
-            counts[signature] = counts.get(signature, 0) + 1
-        main = min(counts, key=lambda s: (-counts[s], s))
-        spec = next(metric for _, metric, sig in by_output.values() if sig == main)
-        choices.append(
-            MetricChoice(
-                name=name,
-                signature=main,
-                higher_is_better=_higher_is_better(spec, main),
-                external=False,
-                score_ids={
-                    o: pk for o, (pk, _, sig) in by_output.items() if sig == main
-                },
-                decimals=metric_decimals(spec),
-            )
-        )
-    for metric in ExternalMetric.objects.filter(test_set=test_set).order_by("name"):
-        score_ids = dict(
-            ExternalCorpusScore.objects.filter(metric=metric).values_list(
-                "output_id", "pk"
-            )
-        )
-        choices.append(
-            MetricChoice(
-                name=metric.name,
-                signature=metric.description,
-                higher_is_better=metric.higher_is_better,
-                external=True,
-                score_ids=score_ids,
-            )
-        )
-    return choices
-
-
-def choose(choices: list, name: str | None, what: str):
-    """The choice called ``name`` (the first one when no name is given)."""
-    if not choices:
-        raise NoSuchChoice(f"the test set has no {what} yet")
-    if not name:
-        return choices[0]
-    for choice in choices:
-        if choice.name == name:
-            return choice
-    names = ", ".join(choice.name for choice in choices)
-    raise NoSuchChoice(f"no {what} named {name!r}; choose one of: {names}")
 
 
 def standardised_points(test_set, metric: MetricChoice, criterion: Criterion):
@@ -232,14 +106,14 @@ def standardised_points(test_set, metric: MetricChoice, criterion: Criterion):
         )
     else:
         data = stored.data
-    if not data["output_ids"]:
+    if not data["n_points"]:
         return None
     return Standardised(
-        output_ids=np.array(data["output_ids"], dtype=np.int64),
-        segments=np.array(data["segments"], dtype=np.int64),
-        metric=np.array(data["metric"], dtype=np.float64),
-        human_z=np.array(data["human_z"], dtype=np.float64),
-        human_raw=np.array(data["human_raw"], dtype=np.float64),
+        output_ids=unpack(data["output_ids"], np.int64),
+        segments=unpack(data["segments"], np.int64),
+        metric=unpack(data["metric"], np.float64),
+        human_z=unpack(data["human_z"], np.float64),
+        human_raw=unpack(data["human_raw"], np.float64),
         **{key: data[key] for key in _SCALARS},
     )
 
@@ -273,7 +147,7 @@ def disagreement_page(
     page = min(max(page, 1), n_pages)
     start = (page - 1) * page_size
     positions = range(start, min(start + page_size, n_points))
-    rows = _rows(test_set, points, criterion, positions) if points else ()
+    rows = disagreement_rows(test_set, points, criterion, positions) if points else ()
     return DisagreementPage(
         metric=metric,
         criterion=criterion,
@@ -299,8 +173,8 @@ _SCALARS = (
 
 def _compute(metric: MetricChoice, criterion: Criterion) -> dict:
     """The ranked points as JSON-safe lists (what the cache stores)."""
-    aggregates = criterion_aggregates(criterion)
-    scores = _metric_scores(metric)
+    aggregates = cached_aggregates(criterion)
+    scores = metric_scores(metric)
     keep, metric_values = [], []
     if aggregates is not None:
         output_ids = np.array([s.output_id for s in aggregates.systems])
@@ -313,7 +187,7 @@ def _compute(metric: MetricChoice, criterion: Criterion) -> dict:
                 keep.append(i)
                 metric_values.append(value)
     if not keep:
-        return {"output_ids": [], **dict.fromkeys(_SCALARS, 0.0)}
+        return {"n_points": 0, **dict.fromkeys(_SCALARS, 0.0)}
     chosen = np.array(keep)
     metric_array = np.array(metric_values, dtype=np.float64)
     human_z = aggregates.cell_z[chosen]
@@ -325,32 +199,18 @@ def _compute(metric: MetricChoice, criterion: Criterion) -> dict:
     metric_mean, metric_sd = _spread(metric_sign * metric_array)
     human_mean, human_sd = _spread(human_sign * human_z)
     return {
-        "output_ids": cell_outputs[chosen][order].tolist(),
-        "segments": aggregates.cell_segments[chosen][order].tolist(),
-        "metric": metric_array[order].tolist(),
-        "human_z": human_z[order].tolist(),
-        "human_raw": aggregates.cell_raw[chosen][order].tolist(),
+        "n_points": len(keep),
+        "output_ids": pack(cell_outputs[chosen][order], np.int64),
+        "segments": pack(aggregates.cell_segments[chosen][order], np.int64),
+        "metric": pack(metric_array[order], np.float64),
+        "human_z": pack(human_z[order], np.float64),
+        "human_raw": pack(aggregates.cell_raw[chosen][order], np.float64),
         "metric_sign": metric_sign,
         "human_sign": human_sign,
         "metric_mean": metric_mean,
         "metric_sd": metric_sd,
         "human_mean": human_mean,
         "human_sd": human_sd,
-    }
-
-
-def _metric_scores(metric: MetricChoice) -> dict[tuple[int, int], float]:
-    """(output id, 0-based index) -> the metric's sentence score."""
-    output_of = {
-        score_id: output_id for output_id, score_id in metric.score_ids.items()
-    }
-    model = ExternalSegmentScore if metric.external else SegmentScore
-    rows = model.objects.filter(corpus_score_id__in=list(output_of)).values_list(
-        "corpus_score_id", "index", "score"
-    )
-    return {
-        (output_of[score_id], index): score
-        for score_id, index, score in rows.iterator(chunk_size=10000)
     }
 
 
@@ -363,7 +223,7 @@ def _inputs_digest(test_set, metric: MetricChoice, criterion: Criterion) -> str:
         stamps = stamps.values_list("pk", "computed_at")
     text = "|".join(
         [
-            "v1",
+            "v2",
             metric.name,
             str(metric.higher_is_better),
             criterion.name,
@@ -373,65 +233,6 @@ def _inputs_digest(test_set, metric: MetricChoice, criterion: Criterion) -> str:
         ]
     )
     return hashlib.sha256(text.encode()).hexdigest()
-
-
-def _rows(test_set, points: Standardised, criterion: Criterion, positions: range):
-    pairs = [
-        (int(points.output_ids[i]), int(points.segments[i]) - 1) for i in positions
-    ]
-    indices = sorted({index for _, index in pairs})
-    output_ids = sorted({output_id for output_id, _ in pairs})
-    sources = dict(
-        Segment.objects.filter(test_set=test_set, index__in=indices).values_list(
-            "index", "source"
-        )
-    )
-    references: dict[int, list[tuple[str, str]]] = {}
-    for index, label, text in (
-        ReferenceSegment.objects.filter(
-            reference_set__test_set=test_set, index__in=indices
-        )
-        .order_by("reference_set__label")
-        .values_list("index", "reference_set__label", "text")
-    ):
-        references.setdefault(index, []).append((label, text))
-    hypotheses = {
-        (output_id, index): text
-        for output_id, index, text in Hypothesis.objects.filter(
-            output_id__in=output_ids, index__in=indices
-        ).values_list("output_id", "index", "text")
-    }
-    systems = dict(
-        test_set.outputs.filter(pk__in=output_ids).values_list("pk", "system__name")
-    )
-    judges: dict[tuple[int, int], list[JudgeValue]] = {}
-    for output_id, index, judge, value in (
-        Judgment.objects.filter(
-            criterion=criterion, output_id__in=output_ids, index__in=indices
-        )
-        .order_by("judge")
-        .values_list("output_id", "index", "judge", "value")
-    ):
-        judges.setdefault((output_id, index), []).append(JudgeValue(judge, value))
-    return tuple(
-        Disagreement(
-            rank=i + 1,
-            system=systems.get(output_id, ""),
-            output_id=output_id,
-            segment=index + 1,
-            metric_score=float(points.metric[i]),
-            metric_standardised=points.metric_standardised(i),
-            human_z=float(points.human_z[i]),
-            human_raw=float(points.human_raw[i]),
-            human_standardised=points.human_standardised(i),
-            difference=points.difference(i),
-            source=sources.get(index, ""),
-            references=tuple(references.get(index, ())),
-            hypothesis=hypotheses.get((output_id, index), ""),
-            judges=tuple(judges.get((output_id, index), ())),
-        )
-        for i, (output_id, index) in zip(positions, pairs)
-    )
 
 
 def _spread(values: np.ndarray) -> tuple[float, float]:
@@ -453,13 +254,3 @@ def _standardise(values: np.ndarray) -> np.ndarray:
 
 def _z(value: float, mean: float, sd: float) -> float:
     return 0.0 if sd == 0.0 else (float(value) - mean) / sd
-
-
-def _higher_is_better(spec: str, signature: str) -> bool:
-    try:
-        return get_metric(spec).higher_is_better
-    except MetricError:
-        # A spec this version cannot read: its signature still names the metric.
-        infos = {info.name: info for info in list_metrics()}
-        info = infos.get(signature.partition("|")[0])
-        return info.higher_is_better if info else True

@@ -23,7 +23,6 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from django.db.models import Count, Max, Sum
 
 from mtdash.common.exports import plain_number, spreadsheet_text
 from mtdash.evaluation.models import TestSet
@@ -178,16 +177,6 @@ def imports(test_set: TestSet) -> list[ImportRow]:
     ]
 
 
-def judgments_digest(test_set: TestSet, criterion: Criterion | None = None) -> str:
-    """Changes whenever a judgment of the test set (of ``criterion``) is
-    added, removed or changed: a cache key part, one aggregate query."""
-    rows = Judgment.objects.filter(output__test_set=test_set)
-    if criterion is not None:
-        rows = rows.filter(criterion=criterion)
-    found = rows.aggregate(n=Count("pk"), last=Max("pk"), total=Sum("value"))
-    return f"{found['n']}:{found['last']}:{found['total']!r}"
-
-
 def criterion_judgments(criterion: Criterion) -> tuple[Judgments, dict[str, int]]:
     """The criterion's judgments as :class:`scoring.stats.Judgments` (systems
     named as on the leaderboard), and each system's output id."""
@@ -275,15 +264,6 @@ def criterion_aggregates(criterion: Criterion) -> CriterionAggregates | None:
     )
 
 
-def all_aggregates(test_set: TestSet) -> list[CriterionAggregates]:
-    """Every judged criterion of the test set, by name."""
-    found = (
-        criterion_aggregates(criterion)
-        for criterion in Criterion.objects.filter(test_set=test_set).order_by("name")
-    )
-    return [aggregates for aggregates in found if aggregates is not None]
-
-
 def segment_page(
     aggregates: CriterionAggregates, page: int, page_size: int = SEGMENT_PAGE_SIZE
 ) -> SegmentPage:
@@ -294,7 +274,7 @@ def segment_page(
     return SegmentPage(aggregates, rows, page, n_pages, page_size)
 
 
-def systems_csv_text(test_set: TestSet) -> str:
+def systems_csv_text(criteria: list[CriterionAggregates]) -> str:
     """Every criterion's system aggregates, full precision, one row each."""
     rows = [
         [
@@ -306,18 +286,18 @@ def systems_csv_text(test_set: TestSet) -> str:
             s.raw_mean,
             s.z_mean,
         ]
-        for c in all_aggregates(test_set)
+        for c in criteria
         for s in c.systems
     ]
     header = ["criterion", "system", "judgments", "segments", "judges"]
     return _csv([*header, "raw_mean", "z_mean"], rows)
 
 
-def segments_csv_text(test_set: TestSet) -> str:
+def segments_csv_text(criteria: list[CriterionAggregates]) -> str:
     """Every judged (system, segment) cell of every criterion."""
     rows = [
         [r.criterion, r.segment, r.system, r.n_judges, r.raw_mean, r.z_mean]
-        for c in all_aggregates(test_set)
+        for c in criteria
         for r in c.segments()
     ]
     header = ["criterion", "segment", "system", "judges", "raw_mean", "z_mean"]
@@ -339,41 +319,6 @@ def _csv(header: list[str], rows: list[list]) -> str:
     return buffer.getvalue()
 
 
-def system_figure(aggregates: CriterionAggregates) -> dict:
-    """Dot plot: each system's mean per-judge z (x), best at the top; the
-    raw mean in the hover text. Plotly's basic bundle (scatter)."""
-    systems = list(reversed(aggregates.systems))  # Plotly draws y bottom-up
-    return {
-        "data": [
-            {
-                "type": "scatter",
-                "mode": "markers",
-                "x": [_finite(s.z_mean) for s in systems],
-                "y": [s.system for s in systems],
-                "marker": {"size": 11, "color": "#2563eb"},
-                "text": [
-                    f"raw mean {s.raw_mean:.4g} · {s.n_segments} segments · "
-                    f"{s.n_judges} judges"
-                    for s in systems
-                ],
-                "hovertemplate": "%{y}: z %{x:.3f}<br>%{text}<extra></extra>",
-                "name": "mean z",
-            }
-        ],
-        "layout": {
-            "height": max(220, 60 + 26 * len(systems)),
-            "margin": {"l": 160, "r": 20, "t": 30, "b": 45},
-            "xaxis": {
-                "title": {"text": f"{aggregates.name}: mean of per-judge z-scores"},
-                "zeroline": True,
-                "zerolinecolor": "#9aa4b2",
-            },
-            "yaxis": {"automargin": True, "type": "category"},
-            "showlegend": False,
-        },
-    }
-
-
 def _judges_per_system(judgments: Judgments) -> list[int]:
     pairs = np.unique(
         np.stack([judgments.system_ids, judgments.judge_ids], axis=1), axis=0
@@ -383,7 +328,3 @@ def _judges_per_system(judgments: Judgments) -> list[int]:
 
 def _sortable(value: float) -> float:
     return value if math.isfinite(value) else -math.inf
-
-
-def _finite(value: float) -> float | None:
-    return value if math.isfinite(value) else None

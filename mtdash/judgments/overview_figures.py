@@ -1,0 +1,47 @@
+"""The judgments page's chart, built as a Plotly figure dict (pure: tests
+check it without a browser; the page hands it over with json_script)."""
+
+from __future__ import annotations
+
+import math
+
+from mtdash.judgments.services.overview import CriterionAggregates
+
+
+def system_figure(aggregates: CriterionAggregates) -> dict:
+    """Dot plot: each system's mean per-judge z (x), best at the top; the
+    raw mean in the hover text. Plotly's basic bundle (scatter)."""
+    systems = list(reversed(aggregates.systems))  # Plotly draws y bottom-up
+    return {
+        "data": [
+            {
+                "type": "scatter",
+                "mode": "markers",
+                "x": [_finite(s.z_mean) for s in systems],
+                "y": [s.system for s in systems],
+                "marker": {"size": 11, "color": "#2563eb"},
+                "text": [
+                    f"raw mean {s.raw_mean:.4g} · {s.n_segments} segments · "
+                    f"{s.n_judges} judges"
+                    for s in systems
+                ],
+                "hovertemplate": "%{y}: z %{x:.3f}<br>%{text}<extra></extra>",
+                "name": "mean z",
+            }
+        ],
+        "layout": {
+            "height": max(220, 60 + 26 * len(systems)),
+            "margin": {"l": 160, "r": 20, "t": 30, "b": 45},
+            "xaxis": {
+                "title": {"text": f"{aggregates.name}: mean of per-judge z-scores"},
+                "zeroline": True,
+                "zerolinecolor": "#9aa4b2",
+            },
+            "yaxis": {"automargin": True, "type": "category"},
+            "showlegend": False,
+        },
+    }
+
+
+def _finite(value: float) -> float | None:
+    return value if math.isfinite(value) else None
