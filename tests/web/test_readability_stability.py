@@ -229,11 +229,14 @@ def test_one_test_set_or_mixed_source_languages_are_explained(
     client.force_login(owner)
     html = across(client, test_sets=paper_world[0].pk).content.decode()
     assert "Choose at least two test sets" in html
+    # One so far is where the page's link leaves the user: a notice, not an error.
+    assert 'id="stability-too-few"' in html and 'id="stability-problems"' not in html
     test_set.source_language = "de"
     test_set.save()
     response = across(client, test_sets=ids([paper_world[0], test_set]))
     problems = response.context["report"].problems
     assert "different languages (de, fr)" in problems[0]
+    assert 'id="stability-problems"' in response.content.decode()
     # Measured on the references (both English), the same choice works.
     response = across(
         client, test_sets=ids([paper_world[0], test_set]), measure_on="references"

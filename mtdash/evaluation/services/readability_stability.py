@@ -38,6 +38,7 @@ from scoring.readability import (
 )
 
 MEASURE_ON = ("source", "references")
+TOO_FEW = "Choose at least two test sets (text types) to compare."
 DEFAULT_SPECS = {"bleu": "bleu", "wnm": "wnm"}
 # Table 3 correlates across text types: with two every r is +1 or -1.
 MIN_TYPES_FOR_CORRELATIONS = 3
@@ -111,6 +112,11 @@ class StabilityReport:
         return not self.problems and bool(self.types)
 
     @property
+    def only_too_few(self) -> bool:
+        """Nothing wrong but the number of test sets (one chosen so far)."""
+        return self.problems == (TOO_FEW,)
+
+    @property
     def label_span(self) -> int:
         """Columns of a stability table before its two deviations."""
         return 2 * len(self.types) + 1
@@ -144,7 +150,7 @@ def build_stability(
     measure_on = measure_on if measure_on in MEASURE_ON else "source"
     problems = _language_problems(chosen, measure_on)
     if len(chosen) < 2:
-        problems.insert(0, "Choose at least two test sets (text types) to compare.")
+        problems.insert(0, TOO_FEW)
     if problems:
         return StabilityReport(
             measure_on=measure_on, problems=tuple(problems), chosen=chosen
