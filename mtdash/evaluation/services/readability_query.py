@@ -15,11 +15,8 @@ from django.http import Http404, QueryDict
 
 from mtdash.evaluation.access import test_sets_of
 from mtdash.evaluation.models import TestSet
-from mtdash.evaluation.services.readability_stability import (
-    DEFAULT_SPECS,
-    MEASURE_ON,
-    check_spec,
-)
+from mtdash.evaluation.services.readability_scores import check_spec
+from mtdash.evaluation.services.readability_stability import DEFAULT_SPECS, MEASURE_ON
 
 
 @dataclass(frozen=True)

@@ -19,14 +19,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from mtdash.evaluation.models import CorpusScore, TestSet
+from mtdash.evaluation.models import TestSet
 from mtdash.evaluation.services.leaderboard import metric_decimals
 from mtdash.evaluation.services.readability_page import (
     syllable_language,
     test_set_readability,
     unsupported_reason,
 )
-from scoring import MetricError, canonical_spec, get_metric
+from mtdash.evaluation.services.readability_scores import check_spec, stored_scores
 from scoring.readability import (
     NORMALISATION_POWERS,
     ReadabilityCorrelations,
@@ -166,7 +166,7 @@ def build_stability(
     reference = _reference(types, reference_id)
     column = types.index(reference)
     wanted = {**DEFAULT_SPECS, **(specs or {})}
-    stored = _stored_scores(chosen)
+    stored = stored_scores(chosen)
     metrics = tuple(
         _metric_stability(metric, wanted[metric], types, column, stored)
         for metric in DEFAULT_SPECS
@@ -179,18 +179,6 @@ def build_stability(
         correlations=_correlations(types, metrics),
         chosen=chosen,
     )
-
-
-def check_spec(metric: str, spec: str) -> str:
-    """The canonical form of ``spec``, which must be a spec of ``metric``."""
-    try:
-        canonical = canonical_spec(spec)
-        name = get_metric(canonical).name
-    except MetricError as error:
-        raise ValueError(f"{metric}: {error}") from None
-    if name != metric:
-        raise ValueError(f"{metric}: {spec!r} is a {name} spec, not a {metric} one")
-    return canonical
 
 
 def _language_problems(chosen: tuple[TestSet, ...], measure_on: str) -> list[str]:
@@ -254,26 +242,6 @@ def _reference(types: tuple[TextType, ...], reference_id: int | None) -> TextTyp
             return text_type
     by_asw = sorted(types, key=lambda t: (t.asw, t.label))
     return by_asw[(len(by_asw) - 1) // 2]
-
-
-def _stored_scores(chosen) -> list[tuple[int, str, str, float]]:
-    """(test set id, system name, canonical spec, score) of visible outputs,
-    oldest first, so a later score of the same spec replaces an earlier one."""
-    rows = (
-        CorpusScore.objects.filter(output__test_set__in=chosen, output__hidden=False)
-        .order_by("computed_at", "pk")
-        .values_list("output__test_set_id", "output__system__name", "metric", "score")
-    )
-    return [
-        (ts, system, _canonical(metric), score) for ts, system, metric, score in rows
-    ]
-
-
-def _canonical(spec: str) -> str:
-    try:
-        return canonical_spec(spec)
-    except MetricError:
-        return spec.strip()
 
 
 def _metric_stability(metric, spec, types, column, stored) -> MetricStability:
