@@ -2,7 +2,11 @@
 
 Sentence id i of the n-best list (Moses counts from 0) is line i + 1 of
 every reference file. Prints a table like Tables 2-7 of Lin & Och (2004),
-or with ``--json`` one object keyed by the metric names as given. Metrics the
+or with ``--json`` one object keyed by the metric names as given. With
+``--paired-test`` the metrics are also compared on the same sentences
+(:func:`scoring.orange.compare_metrics`): the table gets a column marking the
+best metric and those statistically equivalent to it (Tables 2-6 of the
+paper), and each JSON entry a ``"paired_test"`` object. Metrics the
 batch engine supports (BLEU/BLEUS, NIST, WER, PER, ROUGE) are scored by it
 (:mod:`scoring.batch`), the others pair by pair with their own code;
 ``--per-pair`` scores all of them pair by pair (the reference path, slow).
@@ -17,9 +21,19 @@ import time
 from typing import TextIO
 
 from scoring.errors import InputFileError
+from scoring.orange.comparison import (
+    OrangeComparison,
+    compare_metrics,
+    normalised_ranks,
+)
 from scoring.orange.nbest import NBestList, open_nbest
 from scoring.orange.options import OrangeOptions
-from scoring.orange.ranking import OrangeResult
+from scoring.orange.ranking import (
+    OrangeResult,
+    curve_points,
+    merge_rankings,
+    summarise,
+)
 from scoring.registry import get_metric
 from scoring.textfiles import check_same_length, read_segments
 from scoring.tokenizers import list_tokenizers
@@ -61,13 +75,25 @@ def add_orange_parser(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", type=int, default=1, help="seed of the bootstrap")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument(
+        "--paired-test",
+        action="store_true",
+        help="mark the best metric and those statistically equivalent to it "
+        "(paired bootstrap of per-sentence rank/(N+1), --bootstrap samples, --seed)",
+    )
+    parser.add_argument(
         "--per-pair",
         action="store_true",
         help="score every metric pair by pair with its own code (slow; the batch engine's reference)",
     )
 
 
-def run_orange(arguments: argparse.Namespace) -> dict[str, OrangeResult]:
+class OrangeResults(dict):
+    """Results keyed by spec, and the paired test between them when asked."""
+
+    comparison: OrangeComparison | None = None
+
+
+def run_orange(arguments: argparse.Namespace) -> OrangeResults:
     """Read the inputs, score every metric, return results keyed by spec."""
     if len(arguments.refs) < 2:
         raise InputFileError(
@@ -100,15 +126,68 @@ def run_orange(arguments: argparse.Namespace) -> dict[str, OrangeResult]:
     )
     from scoring.orange.dispatch import orange_metrics  # compiled kernels: load on use
 
-    return orange_metrics(
-        metrics,
-        nbest.candidates,
-        references,
-        options,
-        sentence_ids=nbest.sentence_ids,
-        per_pair=arguments.per_pair,
-        progress=_progress_printer(),
+    if getattr(arguments, "paired_test", False):
+        return _with_paired_test(metrics, nbest, references, options, arguments)
+    return OrangeResults(
+        orange_metrics(
+            metrics,
+            nbest.candidates,
+            references,
+            options,
+            sentence_ids=nbest.sentence_ids,
+            per_pair=arguments.per_pair,
+            progress=_progress_printer(),
+        )
     )
+
+
+# Sentences ranked at once on the paired-test path (as a web job's chunks).
+PAIRED_TEST_CHUNK = 64
+
+
+def _with_paired_test(metrics, nbest, references, options, arguments) -> OrangeResults:
+    """Every metric ranked chunk by chunk of sentences (all metrics per chunk,
+    as the web's workers do), merged, summarised and compared: the per-sentence
+    ranks the paired test needs are kept, which the summaries drop."""
+    from scoring.orange.dispatch import rank_chunk_metrics
+
+    candidates, ids = nbest.candidates, list(nbest.sentence_ids)
+    curve_n = curve_points(max(len(c) for c in candidates), options.curve_step)
+    report = _progress_printer()
+    parts = []
+    for start in range(0, len(candidates), PAIRED_TEST_CHUNK):
+        stop = min(start + PAIRED_TEST_CHUNK, len(candidates))
+        parts.append(
+            rank_chunk_metrics(
+                list(metrics.values()),
+                candidates[start:stop],
+                references[start:stop],
+                sentence_ids=ids[start:stop],
+                curve_n=curve_n,
+                options=options,
+                per_pair=arguments.per_pair,
+            )
+        )
+        report("all metrics", stop / len(candidates))
+    merged = {
+        spec: merge_rankings([part[position] for part in parts])
+        for position, spec in enumerate(metrics)
+    }
+    results = OrangeResults(
+        (
+            spec,
+            summarise(
+                r, metric=spec, n_bootstrap=options.n_bootstrap, seed=options.seed
+            ),
+        )
+        for spec, r in merged.items()
+    )
+    results.comparison = compare_metrics(
+        {spec: normalised_ranks(r) for spec, r in merged.items()},
+        n_bootstrap=options.n_bootstrap,
+        seed=options.seed,
+    )
+    return results
 
 
 def _progress_printer():
@@ -126,26 +205,67 @@ def _progress_printer():
 
 
 def print_orange(results: dict[str, OrangeResult], as_json: bool, out: TextIO) -> None:
+    comparison = getattr(results, "comparison", None)
     if as_json:
         data = {}
         for spec, result in results.items():
             entry = result.to_dict()
             del entry["metric"]
+            if comparison is not None:
+                entry["paired_test"] = _paired_entry(comparison, spec)
             data[spec] = entry
         json.dump(data, out, ensure_ascii=False, indent=2)
         out.write("\n")
         return
     width = max(len("Method"), *(len(spec) for spec in results))
-    out.write(
-        f"{'Method':<{width}}  {'ORANGE':>8}  {'Avg Rank':>9}  {'95%-CI-L':>9}  {'95%-CI-U':>9}\n"
+    header = (
+        f"{'Method':<{width}}  {'ORANGE':>8}  {'Avg Rank':>9}  {'95%-CI-L':>9}  "
+        f"{'95%-CI-U':>9}"
     )
+    out.write(header + ("  Paired test\n" if comparison else "\n"))
     for spec, result in results.items():
-        out.write(
+        line = (
             f"{spec:<{width}}  {result.orange:>7.2f}%  {result.avg_rank:>9.1f}  "
-            f"{result.ci_low:>9.1f}  {result.ci_high:>9.1f}\n"
+            f"{result.ci_low:>9.1f}  {result.ci_high:>9.1f}"
         )
+        if comparison is not None:
+            line += f"  {_paired_cell(comparison, spec)}"
+        out.write(line + "\n")
     first = next(iter(results.values()))
     out.write(
         f"\n{first.n_sentences} sentences, up to {first.max_candidates} candidates "
         f"({first.n_short} shorter lists), {first.n_bootstrap} bootstrap samples, seed {first.seed}\n"
     )
+    if comparison is not None:
+        out.write(
+            "Paired test: best = lowest ORANGE; equivalent = the 95% interval of "
+            "the paired bootstrap difference of rank/(N+1) contains 0; "
+            "worse (p) otherwise\n"
+        )
+
+
+def _paired_entry(comparison: OrangeComparison, spec: str) -> dict:
+    row = comparison.for_metric(spec)
+
+    def finite(value: float) -> float | None:
+        return None if value != value else value
+
+    return {
+        "best": row.best,
+        "equivalent": row.equivalent,
+        "difference": row.difference,
+        "difference_ci_low": finite(row.ci_low),
+        "difference_ci_high": finite(row.ci_high),
+        "p_value": row.p_value,
+    }
+
+
+def _paired_cell(comparison: OrangeComparison, spec: str) -> str:
+    row = comparison.for_metric(spec)
+    if row.best:
+        return "best"
+    if row.equivalent:
+        return f"equivalent (p={row.p_value:.3f})"
+    if row.p_value is None:
+        return "not tested"
+    return f"worse (p={row.p_value:.3f})"

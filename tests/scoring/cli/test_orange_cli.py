@@ -96,3 +96,84 @@ def test_it_names_the_line_of_a_broken_nbest_file(tmp_path):
         "bad.nbest: line 2: sentence id 'zero' is not a whole number"
         in completed.stderr
     )
+
+
+# -- --paired-test: best and statistically equivalent metrics -----------------
+
+TOY_NBEST = """\
+0 ||| the cat sat on the mat ||| lm=-3.2 ||| -4.2
+0 ||| the cat is on the mat ||| lm=-3.5 ||| -4.6
+0 ||| cat the mat on ||| lm=-9.0 ||| -11.0
+1 ||| it is raining today ||| lm=-2.0 ||| -2.0
+1 ||| it rains ||| lm=-2.5 ||| -2.5
+1 ||| raining ||| lm=-6.0 ||| -6.0
+2 ||| hello everyone ||| lm=-1.0 ||| -1.0
+2 ||| hello all ||| lm=-1.5 ||| -1.5
+3 ||| a dog runs in the park ||| lm=-1.0 ||| -1.0
+3 ||| the dog is running in a park ||| lm=-1.2 ||| -1.2
+3 ||| dog park ||| lm=-4.0 ||| -4.0
+"""
+TOY_REFS = {
+    "A": ["the cat is on the mat", "it is raining", "hello everyone", "a dog runs in the park"],
+    "B": ["there is a cat on the mat", "it rains", "hello all", "the dog runs in a park"],
+    "C": ["a cat is on the mat", "rain is falling", "hi everyone", "a dog is running in the park"],
+}  # fmt: skip
+
+
+@pytest.fixture
+def toy_args(tmp_path):
+    (tmp_path / "toy.nbest").write_text(TOY_NBEST)
+    refs = []
+    for label, lines in TOY_REFS.items():
+        (tmp_path / label).write_text("\n".join(lines) + "\n")
+        refs.append(tmp_path / label)
+    return ["--nbest", tmp_path / "toy.nbest", "--refs", *refs]
+
+
+METRICS = ["bleu", "bleu:n=4", "wer", "per", "rouge-l"]
+
+
+def _metric_args():
+    return [arg for spec in METRICS for arg in ("--metric", spec)]
+
+
+def test_the_paired_test_keeps_the_numbers_and_marks_one_best(toy_args):
+    common = [*toy_args, *_metric_args(), "--bootstrap", "200", "--seed", "3"]
+    plain = json.loads(run(*common, "--json").stdout)
+    completed = run(*common, "--json", "--paired-test")
+    assert completed.returncode == 0, completed.stderr
+    tested = json.loads(completed.stdout)
+    assert list(tested) == METRICS
+    for spec in METRICS:
+        entry = dict(tested[spec])
+        paired = entry.pop("paired_test")
+        assert entry == plain[spec]  # chunked ranking: the same results
+        assert set(paired) == {
+            "best", "equivalent", "difference", "difference_ci_low",
+            "difference_ci_high", "p_value",
+        }  # fmt: skip
+    best = [spec for spec in METRICS if tested[spec]["paired_test"]["best"]]
+    assert len(best) == 1
+    lowest = min(plain[spec]["orange"] for spec in METRICS)
+    assert plain[best[0]]["orange"] == lowest
+    for spec in METRICS:
+        difference = tested[spec]["paired_test"]["difference"]
+        assert difference == pytest.approx(plain[spec]["orange"] - lowest, abs=1e-9)
+    # bleu and bleu:n=4 are one metric written twice: never told apart.
+    first, second = tested["bleu"]["paired_test"], tested["bleu:n=4"]["paired_test"]
+    if first["best"]:
+        assert second["equivalent"] and second["p_value"] == 1.0
+    else:
+        assert first["equivalent"] == second["equivalent"]
+
+
+def test_the_table_gets_a_paired_test_column(toy_args):
+    completed = run(*toy_args, *_metric_args(), "--bootstrap", "100", "--paired-test")
+    assert completed.returncode == 0, completed.stderr
+    lines = completed.stdout.splitlines()
+    assert lines[0].rstrip().endswith("Paired test")
+    cells = {line.split()[0]: line for line in lines[1 : 1 + len(METRICS)]}
+    assert sum(line.rstrip().endswith("best") for line in cells.values()) == 1
+    assert "Paired test: best = lowest ORANGE" in completed.stdout
+    plain = run(*toy_args, "--metric", "bleu", "--bootstrap", "10").stdout
+    assert "Paired test" not in plain
