@@ -45,6 +45,7 @@ from mtdash.evaluation.services import reference_diagnostics, system_analyses
 from mtdash.evaluation.services.leaderboard import column_names
 from mtdash.evaluation.services.statistics_store import unpack_statistics
 from mtdash.judgments.models import Criterion, ExternalMetric, ExternalSegmentScore
+from mtdash.judgments.services import correlations
 from mtdash.judgments.services.reading import stored_judgments
 from scoring import MetricError, get_metric
 from scoring import __version__ as SCORING_VERSION
@@ -161,7 +162,11 @@ def compare_test_set(
         if (comparison.kind, comparison.column) not in kept:
             comparison.delete()
     # The pages' other precomputed analyses (each skips what did not change).
-    for refresh in (system_analyses.refresh, reference_diagnostics.refresh):
+    for refresh in (
+        system_analyses.refresh,
+        reference_diagnostics.refresh,
+        correlations.refresh,
+    ):
         if not analyses:
             break
         if job is not None:

@@ -1,0 +1,194 @@
+"""Metric–human correlation tables of a test set, precomputed by the worker.
+
+The comparison job (:func:`mtdash.evaluation.services.comparisons.compare_test_set`)
+calls :func:`refresh` after every change of scores or judgments. It computes
+:func:`scoring.stats.correlation_table` (ORANGE Table 1: coefficient, 95 %
+bootstrap interval, the best metric and those a paired bootstrap test cannot
+tell from it) for both levels and the three coefficients, from
+:mod:`~mtdash.judgments.services.correlation_inputs` with the comparison
+settings' seed and resamples, so the numbers are those of ``python -m
+scoring correlate`` run on the same scores and judgments with the same seed.
+
+Everything goes into one :class:`~mtdash.evaluation.models.TestSetAnalysis`
+of kind ``correlations``, saved after each table (cheapest first: system
+level takes well under a second, sentence-level Spearman and Kendall on
+tens of thousands of points take minutes), so the page shows the tables
+that are ready while the others are computed. Its ``inputs`` digest is set
+once all six are stored; an unchanged test set is skipped. The scatter
+plots' points are in analyses of their own (:mod:`.correlation_points`).
+
+Sentence-level Spearman and Kendall intervals use at most
+:data:`SENTENCE_RANK_SAMPLES` resamples (each resample re-ranks every
+point); the table says how many it used (``n_samples``).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db.models import Max
+
+from mtdash.evaluation.models import Segment, SystemOutput, TestSet, TestSetAnalysis
+from mtdash.judgments.services import correlation_points
+from mtdash.judgments.services.correlation_inputs import (
+    inputs_digest,
+    metric_scores,
+    visible_judgments,
+    with_sentence_scores,
+)
+from scoring.errors import ScoringError
+from scoring.stats import Judgments, MetricScores, correlation_table
+
+KIND = "correlations"
+LEVELS = ("system", "sentence")
+METHODS = ("pearson", "spearman", "kendall")
+# Resamples of sentence-level rank correlations: 100 keep the worker to
+# minutes at 20 systems x 2,000 judged segments x 30 metrics x 3 criteria.
+SENTENCE_RANK_SAMPLES = 100
+TEST = "bootstrap"
+CONFIDENCE = 0.95
+
+
+@dataclass(frozen=True)
+class CorrelationSettings:
+    seed: int
+    n_samples: int
+    sentence_rank_samples: int
+    confidence: float
+    alpha: float
+
+    @classmethod
+    def from_settings(cls) -> CorrelationSettings:
+        return cls(
+            seed=settings.MTDASH_COMPARISON_SEED,
+            n_samples=settings.MTDASH_COMPARISON_SAMPLES,
+            sentence_rank_samples=min(
+                settings.MTDASH_COMPARISON_SAMPLES, SENTENCE_RANK_SAMPLES
+            ),
+            confidence=CONFIDENCE,
+            alpha=settings.MTDASH_COMPARISON_ALPHA,
+        )
+
+    def samples(self, level: str, method: str) -> int:
+        if level == "sentence" and method != "pearson":
+            return self.sentence_rank_samples
+        return self.n_samples
+
+
+def table_key(level: str, method: str) -> str:
+    return f"{level}:{method}"
+
+
+def compute_table(
+    scores: MetricScores,
+    judgments: Judgments,
+    level: str,
+    method: str,
+    options: CorrelationSettings,
+) -> dict:
+    """``CorrelationTable.to_dict()`` of every criterion that has at least two
+    points; the others are listed in ``unavailable`` with the reason (one
+    criterion at a time gives the same numbers: each draws its own resamples
+    from the seed)."""
+    if level == "sentence":
+        scores = with_sentence_scores(scores)
+    table: dict | None = None
+    unavailable = []
+    for criterion in judgments.criteria:
+        if not scores.metrics:
+            unavailable.append({"criterion": criterion, "reason": "no metric scores"})
+            continue
+        try:
+            one = correlation_table(
+                scores,
+                judgments,
+                level=level,
+                method=method,
+                criteria=[criterion],
+                n_samples=options.samples(level, method),
+                seed=options.seed,
+                confidence=options.confidence,
+                test=TEST,
+                alpha=options.alpha,
+            ).to_dict()
+        except ScoringError as error:
+            unavailable.append({"criterion": criterion, "reason": str(error)})
+            continue
+        if table is None:
+            table = one
+        else:
+            table["criteria"] += one["criteria"]
+    if table is None:
+        table = {
+            "level": level,
+            "method": method,
+            "kendall_variant": "b" if method == "kendall" else None,
+            "test": TEST,
+            "human": "z",
+            "metrics": list(scores.metrics),
+            "negated": [m for m in scores.metrics if not scores.higher_is_better[m]],
+            "n_samples": options.samples(level, method),
+            "seed": options.seed,
+            "confidence": options.confidence,
+            "alpha": options.alpha,
+            "criteria": [],
+        }
+    table["unavailable"] = unavailable
+    return table
+
+
+def _visible(test_set: TestSet, visible_output_ids: list[int]) -> dict[int, str]:
+    return dict(
+        SystemOutput.objects.filter(
+            test_set=test_set, pk__in=visible_output_ids
+        ).values_list("pk", "system__name")
+    )
+
+
+def refresh(test_set: TestSet, visible_output_ids: list[int]) -> bool:
+    """Compute and store the tables and scatter points unless their inputs are
+    unchanged; True when something was computed."""
+    options = CorrelationSettings.from_settings()
+    visible = _visible(test_set, visible_output_ids)
+    digest = inputs_digest(test_set, visible, options)
+    stored = TestSetAnalysis.objects.filter(test_set=test_set, kind=KIND).first()
+    if stored is not None and stored.inputs == digest:
+        return False
+    judgments = visible_judgments(test_set, visible)
+    if len(judgments) == 0:
+        TestSetAnalysis.objects.filter(
+            test_set=test_set, kind__startswith=KIND
+        ).delete()
+        return False
+    n_segments = Segment.objects.filter(test_set=test_set).aggregate(n=Max("index"))
+    scores = metric_scores(test_set, visible, (n_segments["n"] or 0) + 1)
+    data = {
+        "digest": digest,
+        "complete": False,
+        "tables": {},
+        "seconds": {},
+        "n_judgments": len(judgments),
+        "criteria": list(judgments.criteria),
+        "systems": sorted(visible.values()),
+    }
+    analysis, _ = TestSetAnalysis.objects.update_or_create(
+        test_set=test_set, kind=KIND, defaults={"inputs": "", "data": data}
+    )
+    started = time.perf_counter()
+    correlation_points.refresh(test_set, scores, judgments, options.seed)
+    data["seconds"]["scatter points"] = time.perf_counter() - started
+    for level in LEVELS:
+        for method in METHODS:
+            started = time.perf_counter()
+            table = compute_table(scores, judgments, level, method, options)
+            data["tables"][table_key(level, method)] = table
+            data["seconds"][table_key(level, method)] = time.perf_counter() - started
+            analysis.data = data
+            analysis.save(update_fields=["data", "computed_at"])
+    data["complete"] = True
+    analysis.data = data
+    analysis.inputs = digest
+    analysis.save(update_fields=["data", "inputs", "computed_at"])
+    return True
