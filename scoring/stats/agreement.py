@@ -35,6 +35,17 @@ from scoring.stats.resampling import bootstrap_counts, percentile_interval
 LEVELS = ("nominal", "ordinal", "interval")
 # Resampling coincidence matrices costs (resamples x items x levels^2).
 MAX_BOOTSTRAP_LEVELS = 30
+# Bootstrap weights are drawn in blocks of at most this many (resample,
+# item) cells, so 40,000 items x 1,000 resamples never sit in memory at once.
+BLOCK_CELLS = 4_000_000
+
+
+def _weight_blocks(n_items: int, n_samples: int, seed: int):
+    """Bootstrap counts (r, U) in blocks of resamples, from one generator."""
+    rng = np.random.default_rng(seed)
+    rows = max(1, BLOCK_CELLS // n_items)
+    for start in range(0, n_samples, rows):
+        yield bootstrap_counts(n_items, min(rows, n_samples - start), rng)
 
 
 @dataclass(frozen=True)
@@ -239,9 +250,12 @@ def alpha_agreement(
     n_items = int(item_codes.max()) + 1 if len(item_codes) else 0
     low = high = None
     if n_items >= 2 and not np.isnan(value) and n_samples > 0:
-        rng = np.random.default_rng(seed)
-        weights = bootstrap_counts(n_items, n_samples, rng).astype(float)  # (R, U)
-        samples = _bootstrap_alphas(item_codes, pairable, weights, level)
+        samples = np.concatenate(
+            [
+                _bootstrap_alphas(item_codes, pairable, weights, level)
+                for weights in _weight_blocks(n_items, n_samples, seed)
+            ]
+        )
         samples = samples[~np.isnan(samples)]
         if len(samples):
             low, high = (float(x) for x in percentile_interval(samples, confidence))
@@ -297,14 +311,24 @@ def _judge_pairs(items, judges, values, min_shared: int):
     return pairs, len(item_codes) and int(item_codes.max()) + 1
 
 
-def _weighted_pearson(weights: np.ndarray, x: np.ndarray, y: np.ndarray):
-    """Pearson per row of ``weights`` (R, n) over the points (x, y)."""
-    moments = weights @ np.stack([np.ones_like(x), x, y, x * x, y * y, x * y], 1)
-    w, sx, sy, sxx, syy, sxy = moments.T
+def _pair_moments(pairs, n_items: int) -> np.ndarray:
+    """(U, 6P): per item and pair the moments (1, x, y, x², y², xy) of the
+    pair's two ratings, zero where the pair does not share the item."""
+    moments = np.zeros((n_items, 6 * len(pairs)))
+    for p, (*_, shared, x, y) in enumerate(pairs):
+        moments[shared, 6 * p : 6 * p + 6] = np.stack(
+            [np.ones_like(x), x, y, x * x, y * y, x * y], 1
+        )
+    return moments
+
+
+def _weighted_pearsons(weights: np.ndarray, moments: np.ndarray) -> np.ndarray:
+    """Pearson r (r, P) of every pair under item ``weights`` (r, U)."""
+    summed = (weights @ moments).reshape(len(weights), -1, 6)
+    w, sx, sy, sxx, syy, sxy = np.moveaxis(summed, 2, 0)
     with np.errstate(divide="ignore", invalid="ignore"):
         cov = sxy - sx * sy / w
-        r = cov / np.sqrt((sxx - sx * sx / w) * (syy - sy * sy / w))
-    return r
+        return cov / np.sqrt((sxx - sx * sx / w) * (syy - sy * sy / w))
 
 
 def pairwise_pearson(items, judges, values, *, min_shared: int = 3) -> float:
@@ -339,13 +363,15 @@ def pearson_agreement(
     shared_items = sorted({int(i) for *_, shared, _, _ in pairs for i in shared})
     low = high = None
     if pairs and n_samples > 0:
-        rng = np.random.default_rng(seed)
-        counts = bootstrap_counts(n_all_items, n_samples, rng).astype(float)
-        per_pair = np.stack(
-            [_weighted_pearson(counts[:, shared], x, y) for *_, shared, x, y in pairs]
-        )  # (P, R)
-        with np.errstate(invalid="ignore"):
-            samples = np.nanmean(np.where(np.isfinite(per_pair), per_pair, np.nan), 0)
+        moments = _pair_moments(pairs, n_all_items)
+        blocks = []
+        for counts in _weight_blocks(n_all_items, n_samples, seed):
+            per_pair = _weighted_pearsons(counts, moments)  # (r, P)
+            finite = np.isfinite(per_pair)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                # the mean over the pairs defined in each resample
+                blocks.append(np.where(finite, per_pair, 0).sum(1) / finite.sum(1))
+        samples = np.concatenate(blocks)
         samples = samples[np.isfinite(samples)]
         if len(samples):
             low, high = (float(x) for x in percentile_interval(samples, confidence))
