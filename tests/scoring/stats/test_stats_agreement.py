@@ -229,3 +229,42 @@ def test_degradation_test_passes_judges_who_rate_degraded_copies_lower():
     few = degradation_test([5, 4], [3, 4])
     assert (few.tested, few.passed, few.p_value) == (False, True, None)
     assert degradation_test([3, 3, 3, 3, 3], [3, 3, 3, 3, 3]).passed is False
+
+
+@pytest.mark.parametrize("pair", ["en-de", "ro-en"])
+def test_interval_alpha_of_mlqe_pe_da_ratings_equals_the_definition(pair):
+    """MLQE-PE test20 (6 DA ratings per segment): alpha over the first 400
+    segments equals its definition computed with NumPy's outer differences."""
+    import ast
+    import csv
+
+    from tests.scoring.support.realdata import DATA_DIR
+
+    path = (
+        DATA_DIR
+        / "mlqe-pe"
+        / "direct-assessments"
+        / pair
+        / f"test20.{pair.replace('-', '')}.df.short.tsv"
+    )
+    if not path.exists():
+        pytest.skip(f"{path} is not here (MLQE-PE is in the full data only)")
+    with path.open(encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE))
+    items, judges, values = [], [], []
+    for row in rows[:400]:
+        for position, score in enumerate(ast.literal_eval(row["scores"])):
+            items.append(int(row["index"]))
+            judges.append(position)
+            values.append(float(score))
+    x = np.array(values)
+    units = np.array(items)
+    squared = np.subtract.outer(x, x) ** 2  # (n, n)
+    same_unit = np.equal.outer(units, units)
+    m = np.bincount(units)[units]  # values in each value's unit
+    observed = (squared * same_unit / (m[:, None] - 1)).sum()
+    expected = squared.sum() / (len(x) - 1)
+    definition = 1 - observed / expected
+    assert krippendorff_alpha(items, judges, values, "interval") == pytest.approx(
+        definition, abs=1e-9
+    )
