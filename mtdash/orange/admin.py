@@ -1,6 +1,12 @@
 from django.contrib import admin
 
-from mtdash.orange.models import NBestList, OrangeChunk, OrangeJob, OrangeScore
+from mtdash.orange.models import (
+    NBestList,
+    OrangeChunk,
+    OrangeJob,
+    OrangeReview,
+    OrangeScore,
+)
 
 
 @admin.register(NBestList)
@@ -33,5 +39,13 @@ class OrangeJobAdmin(admin.ModelAdmin):
 
 @admin.register(OrangeScore)
 class OrangeScoreAdmin(admin.ModelAdmin):
-    list_display = ["metric", "job", "orange", "avg_rank", "n_sentences"]
+    list_display = [
+        "metric", "job", "orange", "avg_rank", "n_sentences", "best", "equivalent",
+    ]  # fmt: skip
     exclude = ["above_reference"]
+
+
+@admin.register(OrangeReview)
+class OrangeReviewAdmin(admin.ModelAdmin):
+    list_display = ["id", "job", "metric", "size", "population", "seed", "created_at"]
+    readonly_fields = ["job", "metric", "size", "population", "seed", "created_by"]

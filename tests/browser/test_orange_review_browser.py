@@ -3,7 +3,10 @@ ORANGE job page, marks every item with the keyboard, and reads the share of
 genuine metric errors on the report page. Full-page screenshots of the three
 pages go to ``MTDASH_SCREENSHOT_DIR`` (default ``var/screenshots/``)."""
 
+import time
+
 import pytest
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
@@ -13,7 +16,7 @@ from mtdash.orange.models import OrangeReviewMark
 from mtdash.orange.services.orange_jobs import create_orange_job, run_orange_job_now
 from scoring.orange import OrangeOptions
 from tests.browser.support import log_in
-from tests.browser.test_dashboard_walk import full_page
+from tests.browser.test_dashboard_walk import full_page, screenshot_dir
 from tests.web.orange_support import (  # noqa: F401  (fixtures)
     artifact_dir_fixture,
     demo_world_fixture,
@@ -26,6 +29,20 @@ KEYS = ["w", "g", "2", "u", "1", "3"]
 VERDICTS = ["worse", "good", "worse", "unsure", "good", "unsure"]
 
 
+def part(browser, css: str, name: str) -> None:
+    """A screenshot of one element (retried: Plotly may redraw the node)."""
+    for attempt in range(3):
+        try:
+            element = browser.find_element(By.CSS_SELECTOR, css)
+            browser.execute_script("arguments[0].scrollIntoView();", element)
+            time.sleep(0.3)
+            element.screenshot(str(screenshot_dir() / name))
+            return
+        except WebDriverException:
+            if attempt == 2:
+                raise
+
+
 def test_a_keyboard_review_session_ends_in_the_error_share(
     browser, live_server, owner, demo_world
 ):
@@ -33,7 +50,11 @@ def test_a_keyboard_review_session_ends_in_the_error_share(
     options = OrangeOptions(curve_step=1, n_bootstrap=200, seed=1)
     job = run_orange_job_now(
         create_orange_job(
-            nbest, owner, ["bleus", "rouge-s:d=4", "wer", "per"], options, queue=False
+            nbest,
+            owner,
+            ["bleus", "bleus:n=3", "rouge-s:d=4", "wer", "per"],
+            options,
+            queue=False,
         )
     )
     wait = log_in(browser, live_server, owner)
@@ -44,7 +65,7 @@ def test_a_keyboard_review_session_ends_in_the_error_share(
         row.get_attribute("data-label")
         for row in browser.find_elements(By.CSS_SELECTOR, "#orange-table tbody tr")
     ]
-    assert labels == ["bleus:n=4", "rouge-s:d=4", "wer", "per"]
+    assert labels == ["bleus:n=4", "bleus:n=3", "rouge-s:d=4", "wer", "per"]
     assert len(browser.find_elements(By.CSS_SELECTOR, "#orange-table tr.best")) == 1
     full_page(browser, "orange-job-paired-test.png")
     for css, name in [
@@ -53,9 +74,7 @@ def test_a_keyboard_review_session_ends_in_the_error_share(
         ("#above-reference article", "orange-job-above-reference.png"),
         ("#reviews", "orange-job-reviews.png"),
     ]:
-        element = browser.find_element(By.CSS_SELECTOR, css)
-        browser.execute_script("arguments[0].scrollIntoView();", element)
-        element.screenshot(str(full_page.__globals__["screenshot_dir"]() / name))
+        part(browser, css, name)
 
     Select(browser.find_element(By.ID, "id_metric")).select_by_value("wer")
     size = browser.find_element(By.ID, "id_size")
