@@ -167,3 +167,8 @@ def test_a_judging_session_driven_by_the_keyboard(
     assert browser.find_element(By.ID, "agreement").is_displayed()
     assert REFERENCES[0] not in browser.page_source  # the page shows no texts
     full_page(browser, folder, "campaign-detail.png")
+
+    browser.get(f"{live_server.url}/test-sets/{test_set.pk}/campaigns/")
+    listed = wait.until(EC.presence_of_element_located((By.ID, "campaigns")))
+    assert f"alice {assigned}/{assigned}" in listed.text
+    full_page(browser, folder, "campaign-list.png")
