@@ -66,7 +66,9 @@ def test_a_researcher_reads_a_test_sets_readability_then_compares_text_types(
     wait.until(EC.presence_of_element_located((By.ID, "text-types-table")))
     # The reference defaults to the news test set; choose it explicitly too.
     Select(browser.find_element(By.ID, "id_reference")).select_by_value(str(news.pk))
+    before = browser.find_element(By.ID, "text-types-table")
     browser.find_element(By.ID, "stability-submit").click()
+    wait.until(EC.staleness_of(before))  # the new page, not the old one's chart
     wait.until(
         EC.presence_of_element_located(
             (By.CSS_SELECTOR, "#stability-chart-wnm .main-svg")
