@@ -210,7 +210,7 @@ class Campaign(models.Model):
     )
     seed = models.PositiveIntegerField()
     batch = models.OneToOneField(
-        JudgmentImport, on_delete=models.PROTECT, related_name="campaign"
+        JudgmentImport, on_delete=models.CASCADE, related_name="campaign"
     )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"

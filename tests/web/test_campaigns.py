@@ -438,3 +438,11 @@ def test_the_list_shows_campaigns_with_each_judges_progress(
     assert "bob 20/20" in html and "alice 0/20" in html
     detail = client.get(campaign.get_absolute_url()).content.decode()
     assert "Start judging (0/20)" in detail
+
+
+def test_deleting_the_test_set_deletes_its_campaigns(owner, member, judged_set):
+    campaign = make_campaign(judged_set, owner, [owner, member], controls_per_judge=1)
+    rate_everything(campaign, owner, lambda a: 3)
+    judged_set.delete()
+    assert not Campaign.objects.exists()
+    assert not Assignment.objects.exists() and not Judgment.objects.exists()

@@ -68,7 +68,7 @@ class Migration(migrations.Migration):
                 (
                     "batch",
                     models.OneToOneField(
-                        on_delete=django.db.models.deletion.PROTECT,
+                        on_delete=django.db.models.deletion.CASCADE,
                         related_name="campaign",
                         to="judgments.judgmentimport",
                     ),
