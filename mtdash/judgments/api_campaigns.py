@@ -16,6 +16,9 @@ test set or campaign is a 404, as in the browser.
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
 from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -29,6 +32,22 @@ from mtdash.judgments.services.agreement import agreement_summary
 from mtdash.judgments.services.quality_control import judge_quality
 
 FIELD_NAMES = {"outputs": "systems"}
+
+
+class CampaignRequest(serializers.Serializer):
+    """The body of ``POST .../campaigns/`` (documentation; the campaign form
+    checks it)."""
+
+    name = serializers.CharField()
+    systems = serializers.ListField(child=serializers.CharField())
+    criteria = serializers.ListField(
+        child=serializers.ChoiceField(["fluency", "adequacy", "da"])
+    )
+    segments_per_system = serializers.IntegerField(min_value=1)
+    judges = serializers.ListField(child=serializers.CharField(), help_text="usernames")
+    judges_per_item = serializers.IntegerField(min_value=1)
+    controls_per_judge = serializers.IntegerField(default=5, min_value=0)
+    seed = serializers.IntegerField(default=12345, min_value=0)
 
 
 def campaign_dict(campaign: Campaign, *, details: bool = False) -> dict:
@@ -95,11 +114,17 @@ def _names_to_pks(test_set, data) -> dict:
 class CampaignList(APIView):
     parser_classes = [JSONParser]
 
+    @extend_schema(operation_id="campaigns_list", responses=OpenApiTypes.OBJECT)
     def get(self, request, pk: int) -> Response:
         test_set = access.get_test_set(request.user, pk)
         campaigns = test_set.campaigns.order_by("pk")
         return Response([campaign_dict(c) for c in campaigns])
 
+    @extend_schema(
+        operation_id="campaigns_create",
+        request=CampaignRequest,
+        responses={201: OpenApiTypes.OBJECT},
+    )
     def post(self, request, pk: int) -> Response:
         test_set = access.get_test_set(request.user, pk)
         if not isinstance(request.data, dict):
@@ -112,6 +137,7 @@ class CampaignList(APIView):
 
 
 class CampaignDetail(APIView):
+    @extend_schema(operation_id="campaign_read", responses=OpenApiTypes.OBJECT)
     def get(self, request, pk: int) -> Response:
         campaign = get_object_or_404(service.campaigns_of(request.user), pk=pk)
         return Response(campaign_dict(campaign, details=True))
@@ -120,6 +146,7 @@ class CampaignDetail(APIView):
 class TestSetAgreement(APIView):
     __test__ = False
 
+    @extend_schema(operation_id="test_set_agreement", responses=OpenApiTypes.OBJECT)
     def get(self, request, pk: int) -> Response:
         test_set = access.get_test_set(request.user, pk)
         return Response(agreement_summary(test_set))
