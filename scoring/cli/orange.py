@@ -26,6 +26,7 @@ from scoring.orange.comparison import (
     compare_metrics,
     normalised_ranks,
 )
+from scoring.orange.curve_step import auto_curve_step
 from scoring.orange.nbest import NBestList, open_nbest
 from scoring.orange.options import OrangeOptions
 from scoring.orange.ranking import (
@@ -67,7 +68,11 @@ def add_orange_parser(commands: argparse._SubParsersAction) -> None:
         help="score candidates against all K references (no jackknife)",
     )
     parser.add_argument(
-        "--curve-step", type=int, default=64, help="n-best sizes of the cutoff curve"
+        "--curve-step",
+        type=int,
+        default=None,
+        help="n-best sizes of the cutoff curve: 1, step, 2*step, ..., N "
+        "(default: ceil(N / 64), about 64 points)",
     )
     parser.add_argument(
         "--bootstrap", type=int, default=1000, help="bootstrap samples for the CI"
@@ -118,9 +123,14 @@ def run_orange(arguments: argparse.Namespace) -> OrangeResults:
             arguments.nbest,
         )
     references = [tuple(stream[i] for stream in streams) for i in nbest.sentence_ids]
+    longest = max((len(c) for c in nbest.candidates), default=1)
     options = OrangeOptions(
         all_references=arguments.all_refs,
-        curve_step=arguments.curve_step,
+        curve_step=(
+            auto_curve_step(longest)
+            if arguments.curve_step is None
+            else arguments.curve_step
+        ),
         n_bootstrap=arguments.bootstrap,
         seed=arguments.seed,
     )

@@ -13,6 +13,7 @@ from scoring.orange.comparison import (
     compare_metrics,
     normalised_ranks,
 )
+from scoring.orange.curve_step import auto_curve_step
 from scoring.orange.nbest import NBestEntry, NBestList, iter_nbest, open_nbest
 from scoring.orange.options import OrangeOptions
 from scoring.orange.ranking import (
@@ -55,6 +56,7 @@ __all__ = [
     "cohen_kappa",
     "confidently_applicable",
     "wilson_interval",
+    "auto_curve_step",
 ]
 
 # The scoring entry points load the batch engine (Numba, ~0.2 s): only on use,

@@ -32,7 +32,7 @@ ERRORS = OpenApiResponse(serializers.ErrorsSerializer)
 ORANGE_OPTIONS = {
     "bootstrap": ("n_bootstrap", 1000),
     "seed": ("seed", 1),
-    "curve_step": ("curve_step", 64),  # as the CLI's --curve-step default
+    "curve_step": ("curve_step", None),  # absent: adapted to N, as the CLI's
 }
 
 

@@ -177,3 +177,13 @@ def test_the_table_gets_a_paired_test_column(toy_args):
     assert "Paired test: best = lowest ORANGE" in completed.stdout
     plain = run(*toy_args, "--metric", "bleu", "--bootstrap", "10").stdout
     assert "Paired test" not in plain
+
+
+def test_the_curve_step_adapts_to_n_unless_given(toy_args):
+    auto = json.loads(run(*toy_args, "--bootstrap", "0", "--json").stdout)
+    assert [n for n, _ in auto["bleu"]["curve"]] == [1, 2, 3]  # every size, N = 3
+    fixed = json.loads(
+        run(*toy_args, "--bootstrap", "0", "--json", "--curve-step", "64").stdout
+    )
+    assert [n for n, _ in fixed["bleu"]["curve"]] == [1, 3]
+    assert run(*toy_args, "--curve-step", "0").returncode != 0
