@@ -12,6 +12,9 @@ def system_figure(aggregates: CriterionAggregates) -> dict:
     """Dot plot: each system's mean per-judge z (x), best at the top; the
     raw mean in the hover text. Plotly's basic bundle (scatter)."""
     systems = list(reversed(aggregates.systems))  # Plotly draws y bottom-up
+    values = [s.z_mean for s in systems if math.isfinite(s.z_mean)] or [0.0]
+    low, high = min(values + [0.0]), max(values + [0.0])  # zero always shown
+    pad = 0.12 * (high - low) or 0.5
     return {
         "data": [
             {
@@ -31,13 +34,18 @@ def system_figure(aggregates: CriterionAggregates) -> dict:
         ],
         "layout": {
             "height": max(220, 60 + 26 * len(systems)),
-            "margin": {"l": 160, "r": 20, "t": 30, "b": 45},
+            "margin": {"l": 10, "r": 20, "t": 30, "b": 45},
             "xaxis": {
+                "range": [low - pad, high + pad],
                 "title": {"text": f"{aggregates.name}: mean of per-judge z-scores"},
                 "zeroline": True,
                 "zerolinecolor": "#9aa4b2",
             },
-            "yaxis": {"automargin": True, "type": "category"},
+            "yaxis": {
+                "automargin": True,
+                "type": "category",
+                "range": [-0.6, len(systems) - 0.4],
+            },
             "showlegend": False,
         },
     }

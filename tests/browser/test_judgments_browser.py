@@ -1,17 +1,43 @@
 """A person imports human judgments and an external metric's scores on a
-test set's pages and sees the external column on the leaderboard."""
+test set's pages and sees the external column on the leaderboard; and
+imports judgments, reads their WMT aggregates on the judgments page and
+opens the metric–human disagreement explorer."""
 
+import base64
 import os
+import time
+from pathlib import Path
 
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select
 
+from mtdash.evaluation.models import CorpusScore, SegmentScore
 from mtdash.evaluation.services.uploads import create_system_output
-from tests.conftest import PASSWORD
+from tests.browser.support import log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def full_page(browser, folder: str, name: str) -> Path:
+    """The whole page, beyond the window (Chromium's DevTools capture)."""
+    time.sleep(0.5)  # let charts finish drawing
+    width, height = browser.execute_script(
+        "const e = document.documentElement;"
+        "return [e.scrollWidth, Math.min(e.scrollHeight, 8000)];"
+    )
+    shot = browser.execute_cdp_cmd(
+        "Page.captureScreenshot",
+        {
+            "format": "png",
+            "captureBeyondViewport": True,
+            "clip": {"x": 0, "y": 0, "width": width, "height": height, "scale": 1},
+        },
+    )
+    path = Path(folder) / name
+    path.write_bytes(base64.b64decode(shot["data"]))
+    return path
 
 
 def test_import_judgments_and_comet_scores_then_see_the_column(
@@ -33,13 +59,7 @@ def test_import_judgments_and_comet_scores_then_see_the_column(
         )
     )
     shots = os.environ.get("MTDASH_SCREENSHOT_DIR") or str(tmp_path)
-    wait = WebDriverWait(browser, 30)
-
-    browser.get(f"{live_server.url}/accounts/login/")
-    browser.find_element(By.ID, "id_username").send_keys(owner.username)
-    browser.find_element(By.ID, "id_password").send_keys(PASSWORD)
-    browser.find_element(By.ID, "login-submit").click()
-    wait.until(EC.presence_of_element_located((By.LINK_TEXT, "Upload a test set")))
+    wait = log_in(browser, live_server, owner)
 
     browser.get(f"{live_server.url}{test_set.get_absolute_url()}")
     wait.until(EC.element_to_be_clickable((By.ID, "judgments-link"))).click()
@@ -63,3 +83,78 @@ def test_import_judgments_and_comet_scores_then_see_the_column(
     wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "small.external")))
     assert "comet-22" in browser.page_source
     browser.save_screenshot(os.path.join(shots, "leaderboard-external.png"))
+
+
+HYPOTHESES = {
+    "alpha": ["the cat is on the mat", "it is raining", "hello everyone"],
+    "beta": ["cat mat <b>the</b>", "rain it is", "hello all"],
+}
+# Sentence scores of a BLEU-like metric, per segment.
+BLEU = {"alpha": [90.0, 80.0, 70.0], "beta": [20.0, 60.0, 10.0]}
+
+
+def test_import_then_judgments_page_then_disagreement_explorer(
+    browser, live_server, owner, test_set, tmp_path
+):
+    for name, lines in HYPOTHESES.items():
+        output = create_system_output(test_set, owner, name, lines, queue=False).output
+        score = CorpusScore.objects.create(
+            output=output, metric="bleu", score=50.0, signature="bleu|browser"
+        )
+        SegmentScore.objects.bulk_create(
+            SegmentScore(corpus_score=score, index=i, score=value)
+            for i, value in enumerate(BLEU[name])
+        )
+    # Two judges; they like beta's segment 2 and not alpha's segment 3.
+    rows = ["segment,system,judge,criterion,value"]
+    for judge, values in (("ann", (5, 4, 1, 1, 5, 1)), ("ben", (4, 5, 2, 2, 5, 1))):
+        cells = [(s, seg) for s in ("alpha", "beta") for seg in (1, 2, 3)]
+        rows += [
+            f"{seg},{s},{judge},adequacy,{v}" for (s, seg), v in zip(cells, values)
+        ]
+    judgments = tmp_path / "adequacy.csv"
+    judgments.write_text("\n".join(rows) + "\n")
+    shots = os.environ.get("MTDASH_SCREENSHOT_DIR") or str(tmp_path)
+    wait = log_in(browser, live_server, owner)
+
+    browser.get(f"{live_server.url}/test-sets/{test_set.pk}/judgments/import/")
+    browser.find_element(By.ID, "id_file").send_keys(str(judgments))
+    browser.find_element(By.CSS_SELECTOR, "#judgments-form button").click()
+    wait.until(EC.element_to_be_clickable((By.ID, "see-judgments"))).click()
+
+    # The judgments page: the import, the systems with a drawn chart.
+    wait.until(
+        EC.presence_of_element_located((By.CSS_SELECTOR, ".criterion-chart svg"))
+    )
+    imports = browser.find_element(By.ID, "imports-table").text
+    assert "adequacy.csv" in imports and "alice" in imports and "12" in imports
+    systems = browser.find_element(By.CSS_SELECTOR, "table.system-aggregates").text
+    assert systems.index("alpha") < systems.index("beta")  # ranked by mean z
+    segments = browser.find_element(By.ID, "segment-aggregates").text
+    assert "view" in segments
+    full_page(browser, shots, "judgments-overview.png")
+
+    # The explorer: choose the metric and criterion, see the biggest disagreement.
+    browser.find_element(By.ID, "disagreements-link").click()
+    Select(
+        wait.until(EC.presence_of_element_located((By.ID, "metric-choice")))
+    ).select_by_value("bleu")
+    Select(browser.find_element(By.ID, "criterion-choice")).select_by_value("adequacy")
+    # The page first shows the default choices: wait for the new page.
+    shown = browser.find_element(By.ID, "method")
+    browser.find_element(By.CSS_SELECTOR, "#disagreement-form button").click()
+    wait.until(EC.staleness_of(shown))
+    assert "metric=bleu" in browser.current_url
+    first = wait.until(
+        EC.visibility_of_element_located((By.CSS_SELECTOR, "li.disagreement"))
+    )
+    # Worked out by hand: alpha's segment 3 (BLEU 70, judges 1 and 2) differs
+    # by +1.38 sd, the most; beta's segment 2 (BLEU 60, judges 5 and 5) by -1.02.
+    assert "#1 · alpha · segment 3" in first.text
+    assert "bleu rates it higher than the judges" in first.text
+    assert "ann" in first.text and "ben" in first.text
+    assert "<b>the</b>" not in browser.page_source  # escaped hypothesis
+    full_page(browser, shots, "judgments-disagreements.png")
+    first.find_element(By.LINK_TEXT, "sentence view").click()
+    wait.until(EC.presence_of_element_located((By.ID, "hypothesis")))
+    assert "/sentences/" in browser.current_url

@@ -242,3 +242,16 @@ def test_the_summary_api_hides_other_teams_and_needs_a_token(outsider, judged):
     url = f"/api/v1/test-sets/{judged.pk}/judgments/summary"
     assert APIClient().get(url).status_code in (401, 403)
     assert token_client(outsider).get(url).status_code == 404
+
+
+def test_the_dot_plot_puts_the_best_system_on_top_and_every_dot_in_range(judged):
+    from mtdash.judgments.overview_figures import system_figure
+
+    adequacy = criterion_aggregates(Criterion.objects.get(name="adequacy"))
+    figure = system_figure(adequacy)
+    trace = figure["data"][0]
+    assert trace["type"] == "scatter"  # in Plotly's basic bundle
+    assert trace["y"] == ["beta", "alpha"]  # drawn bottom-up: alpha on top
+    assert abs(trace["x"][0] + R) < TOLERANCE and abs(trace["x"][1]) < TOLERANCE
+    low, high = figure["layout"]["xaxis"]["range"]
+    assert low < min(trace["x"]) and high > max(trace["x"])
