@@ -8,6 +8,7 @@ import csv
 import io
 import math
 
+import numpy as np
 import pytest
 from django.core.management import call_command
 from django.urls import reverse
@@ -255,3 +256,20 @@ def test_the_dot_plot_puts_the_best_system_on_top_and_every_dot_in_range(judged)
     assert abs(trace["x"][0] + R) < TOLERANCE and abs(trace["x"][1]) < TOLERANCE
     low, high = figure["layout"]["xaxis"]["range"]
     assert low < min(trace["x"]) and high > max(trace["x"])
+
+
+def test_the_stored_aggregates_read_back_equal_and_follow_changes(judged, owner):
+    from mtdash.evaluation.models import System, TestSetAnalysis
+
+    computed = all_aggregates(judged)
+    assert TestSetAnalysis.objects.filter(kind__startswith="judgments:").count() == 2
+    stored = all_aggregates(judged)  # read from the TestSetAnalysis rows
+    for a, b in zip(computed, stored):
+        assert a.systems == b.systems
+        assert np.array_equal(a.cell_z, b.cell_z)
+        assert np.array_equal(a.cell_segments, b.cell_segments)
+    System.objects.filter(name="alpha").update(name="gamma")
+    assert "gamma" in [s.system for s in all_aggregates(judged)[0].systems]
+    more = "segment,system,judge,criterion,value\n3,beta,j1,adequacy,1\n"
+    import_judgments(judged, owner, more.encode(), "more.csv")
+    assert all_aggregates(judged)[0].n_judgments == 5

@@ -40,6 +40,7 @@ from mtdash.judgments.services.overview_store import (
     cached_aggregates,
     judgments_digest,
     pack,
+    store_analysis,
     unpack,
 )
 
@@ -101,9 +102,7 @@ def standardised_points(test_set, metric: MetricChoice, criterion: Criterion):
     stored = TestSetAnalysis.objects.filter(test_set=test_set, kind=kind).first()
     if stored is None or stored.inputs != inputs:
         data = _compute(metric, criterion)
-        TestSetAnalysis.objects.update_or_create(
-            test_set=test_set, kind=kind, defaults={"inputs": inputs, "data": data}
-        )
+        store_analysis(test_set.pk, kind, inputs, data)
     else:
         data = stored.data
     if not data["n_points"]:
@@ -228,7 +227,7 @@ def _inputs_digest(test_set, metric: MetricChoice, criterion: Criterion) -> str:
             str(metric.higher_is_better),
             criterion.name,
             str(criterion.higher_is_better),
-            judgments_digest(test_set, criterion),
+            judgments_digest(criterion),
             repr(sorted((pk, str(stamp)) for pk, stamp in stamps)),
         ]
     )

@@ -11,9 +11,10 @@ import hashlib
 import math
 
 import numpy as np
+from django.db import IntegrityError, transaction
 from django.db.models import Count, Max, Sum
 
-from mtdash.evaluation.models import TestSet, TestSetAnalysis
+from mtdash.evaluation.models import SystemOutput, TestSet, TestSetAnalysis
 from mtdash.judgments.models import Criterion, Judgment
 from mtdash.judgments.services.overview import (
     CriterionAggregates,
@@ -24,14 +25,29 @@ from mtdash.judgments.services.overview import (
 KIND_PREFIX = "judgments:"
 
 
-def judgments_digest(test_set: TestSet, criterion: Criterion | None = None) -> str:
-    """Changes whenever a judgment of the test set (of ``criterion``) is
-    added, removed or changed: a cache key part, one aggregate query."""
-    rows = Judgment.objects.filter(output__test_set=test_set)
-    if criterion is not None:
-        rows = rows.filter(criterion=criterion)
-    found = rows.aggregate(n=Count("pk"), last=Max("pk"), total=Sum("value"))
-    return f"{found['n']}:{found['last']}:{found['total']!r}"
+def judgments_digest(criterion: Criterion) -> str:
+    """Changes whenever a judgment of ``criterion`` is added, removed or
+    changed, or a system is renamed: a cache key part, two small queries."""
+    found = Judgment.objects.filter(criterion=criterion).aggregate(
+        n=Count("pk"), last=Max("pk"), total=Sum("value")
+    )
+    names = SystemOutput.objects.filter(test_set_id=criterion.test_set_id)
+    names = sorted(names.values_list("pk", "system__name"))
+    return f"{found['n']}:{found['last']}:{found['total']!r}:{names!r}"
+
+
+def store_analysis(test_set_id: int, kind: str, inputs: str, data: dict) -> None:
+    """Keep ``data`` for later pages; a concurrent request that stored the
+    same thing first wins (both computed it from the same inputs)."""
+    try:
+        with transaction.atomic():
+            TestSetAnalysis.objects.update_or_create(
+                test_set_id=test_set_id,
+                kind=kind,
+                defaults={"inputs": inputs, "data": data},
+            )
+    except IntegrityError:
+        pass
 
 
 def cached_aggregates(criterion: Criterion) -> CriterionAggregates | None:
@@ -41,7 +57,7 @@ def cached_aggregates(criterion: Criterion) -> CriterionAggregates | None:
     kind = KIND_PREFIX + hashlib.sha256(criterion.name.encode()).hexdigest()[:32]
     inputs = hashlib.sha256(
         f"v1|{criterion.pk}|{criterion.range_label}|{criterion.higher_is_better}|"
-        f"{judgments_digest(criterion.test_set, criterion)}".encode()
+        f"{judgments_digest(criterion)}".encode()
     ).hexdigest()
     stored = TestSetAnalysis.objects.filter(
         test_set_id=criterion.test_set_id, kind=kind
@@ -49,11 +65,7 @@ def cached_aggregates(criterion: Criterion) -> CriterionAggregates | None:
     if stored is not None and stored.inputs == inputs:
         return _from_data(stored.data)
     aggregates = criterion_aggregates(criterion)
-    TestSetAnalysis.objects.update_or_create(
-        test_set_id=criterion.test_set_id,
-        kind=kind,
-        defaults={"inputs": inputs, "data": _to_data(aggregates)},
-    )
+    store_analysis(criterion.test_set_id, kind, inputs, _to_data(aggregates))
     return aggregates
 
 
