@@ -1,3 +1,13 @@
-"""Routes filled in by issue #12."""
+"""``/api/v1/test-sets/{id}/correlations`` (included by mtdash.api.urls)."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from mtdash.api.views.correlations import TestSetCorrelations
+
+urlpatterns = [
+    path(
+        "test-sets/<int:pk>/correlations",
+        TestSetCorrelations.as_view(),
+        name="api_test_set_correlations",
+    ),
+]

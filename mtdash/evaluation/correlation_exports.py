@@ -1,0 +1,120 @@
+"""Exports of a correlation table: CSV (one row per metric and criterion,
+which ``pandas.read_csv`` reads as is) and a LaTeX table like Table 1 of
+the ORANGE paper (booktabs, best metric in bold, equivalent ones marked).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Callable
+
+from mtdash.common.exports import (
+    fixed,
+    latex_escape,
+    one_line,
+    plain_number,
+    spreadsheet_text,
+)
+from mtdash.evaluation.services.correlation_page import CorrelationView
+
+CSV_HEADER = [
+    "level",
+    "method",
+    "criterion",
+    "metric",
+    "negated",
+    "coefficient",
+    "low",
+    "high",
+    "n_points",
+    "best",
+    "equivalent",
+    "p_value",
+    "n_samples",
+    "seed",
+]
+
+
+def correlations_csv(table: CorrelationView) -> str:
+    """Full precision, empty where a coefficient is undefined; ``negated``
+    says which error rates were negated before correlating; ``p_value`` is
+    the bootstrap p-value of "the best metric beats this one" (empty for the
+    best). Text a spreadsheet would run as a formula gets a leading ``'``."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(CSV_HEADER)
+    for row in table.rows:
+        for cell in row.cells:
+            if cell is None:
+                continue
+            writer.writerow(
+                [
+                    table.level,
+                    table.method,
+                    spreadsheet_text(cell.criterion),
+                    spreadsheet_text(row.metric),
+                    row.negated,
+                    plain_number(cell.coefficient),
+                    plain_number(cell.low),
+                    plain_number(cell.high),
+                    cell.n_points,
+                    cell.best,
+                    cell.equivalent,
+                    plain_number(cell.p_value),
+                    table.n_samples,
+                    table.seed if table.seed is not None else "",
+                ]
+            )
+    return buffer.getvalue()
+
+
+def _latex_cell(cell) -> str:
+    if cell is None or cell.coefficient is None:
+        return "--"
+    text = fixed(cell.coefficient, 3)
+    if cell.best:
+        text = rf"\textbf{{{text}}}"
+    elif cell.equivalent:
+        text += r"$^{\approx}$"
+    return text + rf" {{\scriptsize [{fixed(cell.low, 2)}, {fixed(cell.high, 2)}]}}"
+
+
+def correlations_latex(table: CorrelationView) -> str:
+    lines = [r"% Needs \usepackage{booktabs}."]
+    lines += [f"% {one_line(c)}: {table.n_points[c]} points" for c in table.criteria]
+    header = ["Metric", *(latex_escape(c) for c in table.criteria)]
+    lines += [
+        r"\begin{table}",
+        r"\centering",
+        r"\begin{tabular}{l" + "r" * len(table.criteria) + "}",
+        r"\toprule",
+        " & ".join(header) + r" \\",
+        r"\midrule",
+    ]
+    for row in table.rows:
+        name = latex_escape(row.metric) + (r" ($-$)" if row.negated else "")
+        lines.append(" & ".join([name, *map(_latex_cell, row.cells)]) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}", _caption(table), r"\end{table}", ""]
+    return "\n".join(lines)
+
+
+def _caption(table: CorrelationView) -> str:
+    percent = round(table.confidence * 100)
+    text = (
+        f"{table.level_label} {table.method_label} correlation of each metric with "
+        f"the human scores (per-judge z-scores), with {percent}\\% bootstrap "
+        f"intervals ({table.n_samples} resamples, seed {table.seed}). Best metric "
+        r"of each criterion in bold; $^{\approx}$: not significantly worse than the "
+        f"best (paired bootstrap test, p $\\geq$ {table.alpha:g})."
+    )
+    if table.negated:
+        text += r" Error rates marked ($-$) are negated, so higher is better."
+    return rf"\caption{{{text}}}"
+
+
+# The formats a table is exported in, by file suffix.
+FORMATS: dict[str, Callable[[CorrelationView], str]] = {
+    "csv": correlations_csv,
+    "tex": correlations_latex,
+}

@@ -1,0 +1,89 @@
+"""The metric-evaluation page of a test set: correlation tables of every
+metric against every human criterion (read from the stored analysis), the
+scatter plot behind each cell, exports, judges' agreement and ORANGE."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, JsonResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from mtdash.common.responses import download_response
+from mtdash.evaluation import access
+from mtdash.evaluation.correlation_exports import FORMATS
+from mtdash.evaluation.correlation_figures import scatter_figure
+from mtdash.evaluation.services.comparisons import request_comparison
+from mtdash.evaluation.services.correlation_page import (
+    LEVEL_LABELS,
+    METHOD_LABELS,
+    arrange,
+    choose,
+    correlation_page,
+    stored_table,
+)
+from mtdash.judgments.services.agreement import agreement_summary
+from mtdash.judgments.services.correlation_points import read_points
+from mtdash.judgments.services.correlations import LEVELS, METHODS
+from mtdash.orange.services.test_set_summary import orange_summary
+
+
+@login_required
+@require_GET
+def correlations(request, pk: int):
+    test_set = access.get_test_set(request.user, pk)
+    page = correlation_page(
+        test_set, request.GET.get("level"), request.GET.get("method")
+    )
+    if page.state == "pending" and page.computed_at is None:
+        # Judgments stored before this page existed: ask for the analysis (at
+        # most one comparison job waits in the queue).
+        request_comparison(test_set.pk)
+    context = {
+        "test_set": test_set,
+        "page": page,
+        "table": page.table,
+        "levels": [(level, LEVEL_LABELS[level]) for level in LEVELS],
+        "methods": [(method, METHOD_LABELS[method]) for method in METHODS],
+        "agreement": agreement_summary(test_set),
+        "orange": orange_summary(test_set),
+    }
+    return render(request, "evaluation/correlations.html", context)
+
+
+@login_required
+@require_GET
+def correlation_scatter(request, pk: int):
+    """The Plotly figure of one cell (``?level=&criterion=&metric=``)."""
+    test_set = access.get_test_set(request.user, pk)
+    level = choose(request.GET.get("level"), LEVELS)
+    points = read_points(
+        test_set, level, request.GET.get("criterion", ""), request.GET.get("metric", "")
+    )
+    if points is None:
+        raise Http404("no such correlation cell")
+    return JsonResponse(
+        {
+            "figure": scatter_figure(points),
+            "n_points": points["n_points"],
+            "systems": points["systems"],
+        }
+    )
+
+
+@login_required
+@require_GET
+def correlation_export(request, pk: int, fmt: str):
+    render_export = FORMATS.get(fmt)
+    if render_export is None:  # the URL admits only known formats; a backstop
+        raise Http404(f"no correlation export in {fmt!r}")
+    test_set = access.get_test_set(request.user, pk)
+    level = choose(request.GET.get("level"), LEVELS)
+    method = choose(request.GET.get("method"), METHODS)
+    stored = stored_table(test_set, level, method)
+    if stored is None:
+        raise Http404("the table is not computed yet")
+    return download_response(
+        render_export(arrange(stored)),
+        f"correlations-{test_set.pk}-{level}-{method}.{fmt}",
+    )
