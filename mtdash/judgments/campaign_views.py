@@ -18,7 +18,7 @@ from mtdash.judgments.services.quality_control import judge_quality
 SCREENS = {
     "fluency": {
         "reference": False,
-        "question": "How fluent is the translation? Judge the English alone.",
+        "question": "How fluent is the translation? Judge it as text of its own language.",
         "labels": ["Incomprehensible", "Disfluent", "Non-native", "Good", "Flawless"],
     },
     "adequacy": {

@@ -55,6 +55,7 @@
 
   document.addEventListener("keydown", function (event) {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.target.closest && event.target.closest("a")) return; // links keep Enter
     if (event.key === "Enter") {
       event.preventDefault();
       send();
