@@ -207,3 +207,38 @@ def test_the_api_creates_a_sample_and_reads_its_report(owner, member, outsider, 
         ).status_code
         == 404
     )
+
+
+DUPLICATES = """\
+0 ||| the cat is on the mat ||| d=1 ||| -1.0
+0 ||| a cat on a mat ||| d=2 ||| -2.0
+0 ||| the cat is on the mat ||| d=3 ||| -3.0
+1 ||| it rains ||| d=1 ||| -1.0
+1 ||| rain ||| d=2 ||| -2.0
+2 ||| hello ||| d=1 ||| -1.0
+2 ||| hello everyone ||| d=2 ||| -2.0
+"""
+
+
+def test_identical_candidates_are_collapsed_with_a_count(
+    client, owner, test_set, artifact_dir
+):
+    from mtdash.orange.services.results import above_reference_page
+    from mtdash.orange.services.reviews import item_view
+    from tests.web.orange_support import make_nbest
+
+    nbest = make_nbest(test_set, DUPLICATES, name="with copies", user=owner)
+    job = run_orange_job_now(create_orange_job(nbest, owner, ["bleu"], OPTIONS))
+    score = job.scores.get()
+    page = above_reference_page(job, score, 1)
+    first = next(s for s in page.sentences if s.sentence_id == 0)
+    copy = next(c for c in first.candidates if c.text == "the cat is on the mat")
+    assert copy.indices == (0, 2) and copy.copies == 2 and copy.features == "d=1"
+    assert first.n_above == len(score.above_reference[0][2])
+    assert first.n_distinct == first.n_above - 1
+    client.login(username=owner.username, password=PASSWORD)
+    html = client.get(job.get_absolute_url()).content.decode()
+    assert "×2" in html and 'title="also #3"' in html and "<code>d=1</code>" in html
+    review = create_review(job, "bleu", 10, 1, owner)
+    item = review.items.get(sentence_id=0, candidate_index=2)
+    assert item_view(item, owner).copies == 2

@@ -157,12 +157,8 @@ def item_view(item: OrangeReviewItem, user) -> ReviewItemView:
     position = index.position_of(item.sentence_id)
     entries = read_nbest_entries(job.nbest.artifact, position, position + 1, index)[0]
     entry = entries[item.candidate_index]
-    above = {int(j) for j in _above_indices(review, item.sentence_id)}
-    copies = sum(
-        1
-        for j, e in enumerate(entries)
-        if j in above and e.hypothesis == entry.hypothesis
-    )
+    # Identical texts get identical scores, so every copy is above too.
+    copies = sum(1 for e in entries if e.hypothesis == entry.hypothesis)
     name = tokenizer_name(test_set)
     tokenize = get_tokenizer(name)
     marked = highlight_sentence(
@@ -188,16 +184,6 @@ def item_view(item: OrangeReviewItem, user) -> ReviewItemView:
         tokenizer=name,
         current_verdict=mark,
     )
-
-
-def _above_indices(review: OrangeReview, sentence_id: int) -> list[int]:
-    score = OrangeScore.objects.only("above_reference").get(
-        job_id=review.job_id, metric=review.metric
-    )
-    for sentence, _, candidates in score.above_reference:
-        if int(sentence) == sentence_id:
-            return [int(j) for j, _ in candidates]
-    return []
 
 
 def _reference_scores(spec: str, references: list[str]) -> list[float | None]:
