@@ -20,7 +20,7 @@ from selenium.webdriver.support import expected_conditions as EC
 
 from mtdash.judgments.models import Assignment, Campaign, Judgment
 from tests.browser.support import log_in
-from tests.web.test_campaigns import REFERENCES, build_judged_set
+from tests.web.test_campaigns import REFERENCES, build_judged_set, rate_everything
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -160,8 +160,20 @@ def test_a_judging_session_driven_by_the_keyboard(
         4.0
     }
 
+    # Bob judges too (here directly), attentively: his degraded copies are
+    # rated lower, so the campaign page has agreement figures to show.
+    rate_everything(
+        campaign,
+        member,
+        lambda a: (
+            (a.criterion.maximum if a.kind != "degraded" else a.criterion.minimum)
+            - (a.item.index % 2)
+        ),
+    )
     browser.get(f"{live_server.url}{campaign.get_absolute_url()}")
     wait.until(EC.presence_of_element_located((By.ID, "campaign-judges")))
+    table = browser.find_element(By.ID, "agreement-table").text
+    assert "adequacy" in table and "fluency" in table
     row = browser.find_element(By.CSS_SELECTOR, "tr[data-judge=alice]").text
     assert f"{assigned}/{assigned}" in row
     assert browser.find_element(By.ID, "agreement").is_displayed()

@@ -40,13 +40,14 @@ from scoring.stats import alpha_agreement, pearson_agreement, repeat_consistency
 
 AGREEMENT_SEED = 12345
 AGREEMENT_SAMPLES = 1000
-VERSION = 1  # bump when the computation changes: stored summaries are redone
+VERSION = 2  # bump when the computation changes: stored summaries are redone
 
 METHOD_LABELS = {
     "alpha-ordinal": "Krippendorff's α (ordinal)",
     "alpha-interval": "Krippendorff's α (interval)",
     "pearson": "mean pairwise Pearson r",
 }
+METHOD_SHORT = {"alpha-ordinal": "α ord.", "alpha-interval": "α int.", "pearson": "r"}
 
 
 def method_for(criterion: Criterion) -> str:
@@ -116,6 +117,7 @@ def compute_agreement(test_set: TestSet) -> dict[str, Any]:
                 "criterion": criterion.name,
                 "range": criterion.range_label,
                 "method_label": METHOD_LABELS[method],
+                "method_short": METHOD_SHORT[method],
                 "n_judgments": len(rows),
                 **estimate.to_dict(),
                 "intra": repeat_consistency(first, second).to_dict(),
