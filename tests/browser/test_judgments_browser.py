@@ -14,8 +14,14 @@ from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select
 
 from mtdash.evaluation.models import CorpusScore, SegmentScore
-from mtdash.evaluation.services.uploads import create_system_output
+from mtdash.evaluation.services.scoring_jobs import run_scoring_job
+from mtdash.evaluation.services.uploads import (
+    TestSetData,
+    create_system_output,
+    create_test_set,
+)
 from tests.browser.support import log_in
+from tests.scoring.support.realdata import WMT21_DIR, read_lines, require_full_data
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -158,3 +164,54 @@ def test_import_then_judgments_page_then_disagreement_explorer(
     first.find_element(By.LINK_TEXT, "sentence view").click()
     wait.until(EC.presence_of_element_located((By.ID, "hypothesis")))
     assert "/sentences/" in browser.current_url
+
+
+def test_real_wmt21_judgments_page_and_explorer(browser, live_server, owner, team):
+    """WMT21 ru-en: 11 systems, 9,832 judged segments of crowd DA, and real
+    sentence-BLEU of two systems in the explorer (screenshots for the
+    README)."""
+    require_full_data("WMT21 ru-en with every system and its DA")
+    ru_en = WMT21_DIR / "ru-en"
+    systems = ("AFRL", "Facebook-AI", "HUMAN", "Manifold", "NVIDIA-NeMo")
+    systems += ("NiuTrans", "Online-A", "Online-B", "Online-G", "Online-W", "Online-Y")
+    test_set = create_test_set(
+        team,
+        owner,
+        TestSetData(
+            name="newstest2021 ru-en",
+            source_language="ru",
+            target_language="en",
+            text_type="news",
+            description="",
+            sources=read_lines(ru_en / "src.ru"),
+            references={
+                "A": read_lines(ru_en / "ref.A.en"),
+                "B": read_lines(ru_en / "ref.B.en"),
+            },
+        ),
+    )
+    for system in systems:
+        path = ru_en / ("ref.B.en" if system == "HUMAN" else f"sys/{system}.en")
+        job = create_system_output(
+            test_set, owner, system, read_lines(path), metrics=["bleus"], queue=False
+        )
+        if system in ("Facebook-AI", "Online-Y"):
+            run_scoring_job(job.pk)
+    shots = os.environ.get("MTDASH_SCREENSHOT_DIR") or "/tmp"
+    wait = log_in(browser, live_server, owner)
+    browser.get(f"{live_server.url}/test-sets/{test_set.pk}/judgments/import/")
+    browser.find_element(By.ID, "id_file").send_keys(str(ru_en / "human/da_seg.tsv"))
+    browser.find_element(By.CSS_SELECTOR, "#judgments-form button").click()
+    wait.until(EC.element_to_be_clickable((By.ID, "see-judgments"))).click()
+    wait.until(
+        EC.presence_of_element_located((By.CSS_SELECTOR, ".criterion-chart svg"))
+    )
+    assert "9832" in browser.find_element(By.ID, "imports-table").text.replace(",", "")
+    full_page(browser, shots, "judgments-overview-wmt21.png")
+    browser.find_element(By.ID, "disagreements-link").click()
+    wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, "li.disagreement")))
+    assert "points scored by" in browser.find_element(By.ID, "method").text
+    full_page(browser, shots, "judgments-disagreements-wmt21.png")
+    browser.save_screenshot(
+        os.path.join(shots, "judgments-disagreements-wmt21-top.png")
+    )

@@ -29,7 +29,7 @@ from mtdash.evaluation.models import TestSet
 from mtdash.judgments.models import Criterion, Judgment, JudgmentImport
 from scoring.stats import Judgments, human_scores
 
-SEGMENT_PAGE_SIZE = 50
+SEGMENT_PAGE_SIZE = 25
 
 
 @dataclass(frozen=True)
