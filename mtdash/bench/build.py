@@ -91,6 +91,8 @@ class BenchData:
     output_ids: list[int]  # best system first
     timings: dict[str, float] = field(default_factory=dict)
     segment_scores: int = 0
+    # The judged test set of the metric-evaluation page (mtdash.bench.judged).
+    judged_test_set: TestSet | None = None
 
 
 def database_has_other_data() -> bool:

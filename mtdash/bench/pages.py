@@ -16,6 +16,7 @@ import pstats
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from urllib.parse import urlencode
 
 import numpy as np
 from django.conf import settings
@@ -24,9 +25,11 @@ from django.test import Client, override_settings
 from django.urls import NoReverseMatch, reverse
 
 from mtdash.bench.build import BenchData
+from mtdash.judgments.services.correlation_points import first_cell
 
 PAGE_TARGET_MS = 300.0
 SENTENCE_TARGET_MS = 100.0
+CORRELATIONS_TARGET_MS = 500.0
 
 
 @dataclass(frozen=True)
@@ -57,6 +60,18 @@ def _pair_query(data: BenchData) -> str:
         data.output_ids[min(1, len(data.output_ids) - 1)],
     )
     return f"?a={first}&b={second}"
+
+
+def _judged(data: BenchData) -> list[list[int]]:
+    """The judged test set's id, or nothing (the page is then not available)."""
+    return [[data.judged_test_set.pk]] if data.judged_test_set else []
+
+
+def _scatter_query(data: BenchData) -> str:
+    """A sentence-level cell: the largest stored scatter plot."""
+    metric, criterion = first_cell(data.judged_test_set)
+    query = {"level": "sentence", "metric": metric, "criterion": criterion}
+    return "?" + urlencode(query)
 
 
 PAGES = (
@@ -95,6 +110,40 @@ PAGES = (
     Page("export CSV", "test_set_export", lambda d: [[d.test_set.pk, "csv"]]),
     Page("export LaTeX", "test_set_export", lambda d: [[d.test_set.pk, "tex"]]),
     Page("export JSON", "test_set_export", lambda d: [[d.test_set.pk, "json"]]),
+    Page(
+        "correlations",
+        "test_set_correlations",
+        _judged,
+        target_ms=CORRELATIONS_TARGET_MS,
+    ),
+    Page(
+        "correlations, sentence",
+        "test_set_correlations",
+        _judged,
+        lambda d: "?level=sentence&method=kendall",
+        target_ms=CORRELATIONS_TARGET_MS,
+    ),
+    Page(
+        "correlation scatter",
+        "test_set_correlation_scatter",
+        _judged,
+        _scatter_query,
+        target_ms=CORRELATIONS_TARGET_MS,
+    ),
+    Page(
+        "correlations CSV",
+        "test_set_correlation_export",
+        lambda d: [[*row, "csv"] for row in _judged(d)],
+        target_ms=CORRELATIONS_TARGET_MS,
+    ),
+    Page(
+        "API correlations",
+        "api_test_set_correlations",
+        _judged,
+        lambda d: "?level=sentence&method=pearson",
+        headers={"HTTP_ACCEPT": "application/json"},
+        target_ms=CORRELATIONS_TARGET_MS,
+    ),
 )
 
 

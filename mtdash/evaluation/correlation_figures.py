@@ -7,19 +7,19 @@ from __future__ import annotations
 from mtdash.common.exports import chart_text
 
 POINT_COLOUR = "#3b6ea8"
-LINE_COLOUR = "#c0392b"
+LINE_COLOUR = "#d62728"  # not in the palette
 # A qualitative palette for sentence-level points, one colour per system.
 PALETTE = (
-    "#3b6ea8",
-    "#e07b39",
-    "#3a9d5d",
-    "#c0392b",
-    "#7d5ba6",
-    "#8c6d31",
-    "#d16ba5",
-    "#6b7b8c",
-    "#b5a42a",
-    "#2aa6b5",
+    "#1f77b4",
+    "#ff7f0e",
+    "#2ca02c",
+    "#9467bd",
+    "#8c564b",
+    "#e377c2",
+    "#7f7f7f",
+    "#bcbd22",
+    "#17becf",
+    "#aec7e8",
 )
 
 
@@ -80,7 +80,7 @@ def _sentence_traces(points: dict, metric: str) -> list[dict]:
                 "customdata": [points["segment"][i] for i in chosen],
                 "marker": {
                     "color": PALETTE[number % len(PALETTE)],
-                    "size": 5,
+                    "size": 6,
                     "opacity": 0.6,
                 },
                 "hovertemplate": chart_text(system)
@@ -90,6 +90,21 @@ def _sentence_traces(points: dict, metric: str) -> list[dict]:
             }
         )
     return traces
+
+
+def scatter_note(points: dict) -> str:
+    """What the plot shows, for the line under it."""
+    note = (
+        f"{points['n_points']:,} points; the line is the least-squares fit of the "
+        "human score on the metric score."
+    )
+    if not points.get("higher_is_better", True):
+        note += (
+            f" {points['name']} is an error rate (lower is better): the table "
+            "correlates its negation, so a falling line here is a positive "
+            "coefficient there."
+        )
+    return note
 
 
 def scatter_figure(points: dict) -> dict:

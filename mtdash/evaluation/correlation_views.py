@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET
 from mtdash.common.responses import download_response
 from mtdash.evaluation import access
 from mtdash.evaluation.correlation_exports import FORMATS
-from mtdash.evaluation.correlation_figures import scatter_figure
+from mtdash.evaluation.correlation_figures import scatter_figure, scatter_note
 from mtdash.evaluation.services.comparisons import request_comparison
 from mtdash.evaluation.services.correlation_page import (
     LEVEL_LABELS,
@@ -66,6 +66,7 @@ def correlation_scatter(request, pk: int):
         {
             "figure": scatter_figure(points),
             "n_points": points["n_points"],
+            "note": scatter_note(points),
             "systems": points["systems"],
         }
     )

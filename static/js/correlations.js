@@ -27,7 +27,7 @@
       })
       .then(function (data) {
         window.Plotly.react(chart, data.figure.data, data.figure.layout, { responsive: true, displaylogo: false });
-        note.textContent = data.n_points + " points; the line is the least-squares fit of the human score on the metric score.";
+        note.textContent = data.note;
         panel.scrollIntoView({ behavior: "smooth", block: "nearest" });
       })
       .catch(function (error) { note.textContent = "Could not load the scatter plot (" + error.message + ")."; });

@@ -13,11 +13,19 @@ from django.core.management.base import CommandError
 
 from mtdash.bench.build import METRIC_SPECS, BenchSize, build_bench
 from mtdash.bench.pages import PAGES
-from mtdash.evaluation.models import CorpusScore, MetricComparison, TestSet
+from mtdash.evaluation.models import (
+    CorpusScore,
+    MetricComparison,
+    TestSet,
+    TestSetAnalysis,
+)
 from mtdash.evaluation.services.statistics_store import unpack_statistics
 from scoring import get_metric
 
 TINY = ["--systems", "3", "--metrics", "2", "--segments", "20", "--requests", "2"]
+# The judged test set: 3 systems x 20 segments, 2 registered + 1 external metric.
+JUDGED = ["--judged-systems", "3", "--judged-segments", "20", "--judged-metrics", "3"]
+TINY += JUDGED
 
 
 def run(*args: str) -> str:
@@ -46,6 +54,24 @@ def test_it_times_every_page_and_writes_the_figures_as_json(tmp_path):
     assert leaderboard["median_ms"] > 0
     # The comparison job ran: the leaderboard has intervals to show.
     assert MetricComparison.objects.count() == 2
+    # The judged test set: its correlations computed and every page served.
+    judged = report["judged"]
+    assert judged["size"]["metrics"] == 3 and judged["correlation_job_seconds"] > 0
+    assert "correlation job:" in output and "sentence:kendall" in output
+    analysis = TestSetAnalysis.objects.get(kind="correlations")
+    assert analysis.data["complete"]
+    table = analysis.data["tables"]["system:pearson"]
+    assert len(table["metrics"]) == 3  # bleu, chrf and one external metric
+    assert [c["criterion"] for c in table["criteria"]] == ["da", "adequacy", "fluency"]
+    correlation_pages = [
+        row
+        for row in report["pages"]
+        if row["page"].startswith(("correlation", "API c"))
+    ]
+    assert len(correlation_pages) == 10  # 5 pages, warm and cold
+    for row in correlation_pages:
+        assert row["status"] == 200, row["page"]
+        assert row["target_ms"] == 500
 
 
 @pytest.mark.django_db

@@ -56,6 +56,7 @@ def system_points(scores: MetricScores, judgments: Judgments, criterion: str) ->
             "human": _finite(y),
             "fit": _fit(x, y),
             "n_points": len(systems),
+            "higher_is_better": scores.higher_is_better[metric],
         }
     return {"criterion": criterion, "level": "system", "metrics": metrics}
 
@@ -99,6 +100,7 @@ def sentence_points(
             "fit": _fit(xs, ys),
             "n_points": int(xs.size),
             "sampled": int(sample.size),
+            "higher_is_better": scores.higher_is_better[metric],
         }
     return {"criterion": criterion, "level": "sentence", "metrics": metrics}
 
@@ -142,3 +144,10 @@ def read_points(
     if points is None:
         return None
     return {"criterion": criterion, "level": level, "name": metric, **points}
+
+
+def first_cell(test_set: TestSet) -> tuple[str, str]:
+    """(metric, criterion) of the first stored cell (for the benchmark)."""
+    data = TestSetAnalysis.objects.get(test_set=test_set, kind="correlations").data
+    table = data["tables"]["system:pearson"]
+    return table["metrics"][0], data["criteria"][0]

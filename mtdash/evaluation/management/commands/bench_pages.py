@@ -1,5 +1,8 @@
 """``python manage.py bench_pages``: build a leaderboard of 50 systems x 20
-metrics x 3,000 segments and time every page of the dashboard on it.
+metrics x 3,000 segments and time every page of the dashboard on it; and a
+judged test set of 20 systems x 2,000 segments x 30 metrics x 3 criteria
+for the metric-evaluation page, whose correlations the worker's step
+computes first (timed: ``correlation job``).
 
 By default everything happens in a throwaway SQLite database,
 ``$MTDASH_DATA_DIR/bench.sqlite3`` (the command runs itself again with
@@ -30,10 +33,15 @@ from mtdash.bench.build import (
     database_has_other_data,
     existing_bench,
 )
+from mtdash.bench.judged import JudgedSize, build_judged, existing_judged
 from mtdash.bench.pages import PAGES, format_table, profile_page, time_pages
+from mtdash.evaluation.models import TestSetAnalysis
 from mtdash.evaluation.services.comparisons import compare_test_set
+from mtdash.judgments.services import correlations
 
 SIZE_OPTIONS = ("segments", "references", "systems", "metrics", "base_systems")
+# --judged-systems 0 leaves the judged test set out.
+JUDGED_OPTIONS = ("segments", "systems", "metrics", "criteria")
 
 
 class Command(BaseCommand):
@@ -46,6 +54,11 @@ class Command(BaseCommand):
         for name in SIZE_OPTIONS:
             parser.add_argument(
                 f"--{name.replace('_', '-')}", type=int, default=getattr(defaults, name)
+            )
+        judged = JudgedSize()
+        for name in JUDGED_OPTIONS:
+            parser.add_argument(
+                f"--judged-{name}", type=int, default=getattr(judged, name)
             )
         parser.add_argument("--seed", type=int, default=11)
         parser.add_argument(
@@ -104,6 +117,8 @@ class Command(BaseCommand):
         columns = compare_test_set(data.test_set)
         data.timings["comparison job"] = time.perf_counter() - started
         report["compared_columns"] = len(columns)
+        if options["judged_systems"] > 0:
+            report["judged"] = self._judged(data, options)
         report["build_seconds"] = data.timings
         report["segment_scores"] = data.segment_scores
         results = time_pages(
@@ -116,6 +131,35 @@ class Command(BaseCommand):
             self.stdout.write(profile_page(data, label, mode))
         if options["json"]:
             Path(options["json"]).write_text(json.dumps(report, indent=2) + "\n")
+
+    def _judged(self, data, options) -> dict:
+        """Build (or reuse) the judged test set and time the worker's
+        correlation step on it (every table, from scratch)."""
+        size = JudgedSize(
+            **{name: options[f"judged_{name}"] for name in JUDGED_OPTIONS}
+        )
+        test_set = existing_judged(size) if options["reuse"] else None
+        timings = {}
+        if test_set is None:
+            test_set, timings = build_judged(size, options["seed"], self.stdout.write)
+        data.judged_test_set = test_set
+        visible = sorted(test_set.outputs.values_list("pk", flat=True))
+        TestSetAnalysis.objects.filter(
+            test_set=test_set, kind__startswith=correlations.KIND
+        ).delete()
+        started = time.perf_counter()
+        correlations.refresh(test_set, visible)
+        seconds = time.perf_counter() - started
+        stored = TestSetAnalysis.objects.get(test_set=test_set, kind=correlations.KIND)
+        self.stdout.write(f"correlation job: {seconds:.1f} s")
+        for step, spent in stored.data["seconds"].items():
+            self.stdout.write(f"  {step}: {spent:.1f} s")
+        return {
+            "size": size.__dict__,
+            "build_seconds": timings,
+            "correlation_job_seconds": seconds,
+            "correlation_steps_seconds": stored.data["seconds"],
+        }
 
     def _summary(self, report: dict) -> str:
         size = BenchSize(**report["size"])
@@ -165,7 +209,8 @@ class Command(BaseCommand):
             "bench_pages",
         ]
         argv += ["--configured-db", "--migrate"]
-        for name in (*SIZE_OPTIONS, "seed", "requests", "warmups"):
+        judged = [f"judged_{name}" for name in JUDGED_OPTIONS]
+        for name in (*SIZE_OPTIONS, *judged, "seed", "requests", "warmups"):
             argv += [f"--{name.replace('_', '-')}", str(options[name])]
         argv += ["--reuse"] if options["reuse"] else []
         argv += (
