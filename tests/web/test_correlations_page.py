@@ -300,3 +300,53 @@ def test_csv_writer_never_lets_a_name_run_as_a_formula():
     }
     rows = list(csv.DictReader(io.StringIO(correlations_csv(arrange(data)))))
     assert rows[0]["metric"] == "'=cmd()" and rows[0]["criterion"] == "'+x"
+
+
+@pytest.mark.django_db
+def test_orange_results_are_shown_beside_with_best_and_equivalent(
+    client, member, judged, monkeypatch
+):
+    """The ORANGE summary (mtdash.orange's, here a stand-in of its shape) is
+    rendered with its intervals, best and equivalent rows and the job link."""
+    summary = [
+        {
+            "job_id": 7,
+            "nbest": "<script>x</script> 100-best",
+            "url": "/orange/jobs/7/",
+            "metrics": [
+                {
+                    "metric": "bleus:n=4",
+                    "label": "bleus:n=4",
+                    "orange": 12.3456,
+                    "orange_ci_low": 10.5,
+                    "orange_ci_high": 14.25,
+                    "avg_rank": 3.1,
+                    "best": True,
+                    "equivalent": False,
+                },
+                {
+                    "metric": "chrf",
+                    "label": "chrf",
+                    "orange": 13.0,
+                    "orange_ci_low": 11.0,
+                    "orange_ci_high": 15.0,
+                    "avg_rank": 3.4,
+                    "best": False,
+                    "equivalent": True,
+                },
+            ],
+        }
+    ]
+    monkeypatch.setattr(
+        "mtdash.evaluation.correlation_views.orange_summary", lambda test_set: summary
+    )
+    client.force_login(member)
+    html = page(client, judged).content.decode()
+    aside = html[html.index('id="orange-summary"') :]
+    assert (
+        '<a href="/orange/jobs/7/">&lt;script&gt;x&lt;/script&gt; 100-best</a>' in aside
+    )
+    assert '<tr class="best"><th scope="row" title="bleus:n=4">bleus:n=4</th>' in aside
+    assert '<tr class="equivalent"><th scope="row" title="chrf">chrf</th>' in aside
+    assert "12.35" in aside and "[10.50, 14.25]" in aside
+    assert "lower is better" in aside
