@@ -38,7 +38,7 @@ from mtdash.judgments.services.correlation_inputs import (
     visible_judgments,
     with_sentence_scores,
 )
-from scoring.errors import ScoringError
+from scoring import ScoringError
 from scoring.stats import Judgments, MetricScores, correlation_table
 
 KIND = "correlations"
