@@ -1,10 +1,47 @@
 """Steps the browser tests share."""
 
+import base64
+import os
+import time
+from pathlib import Path
+
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
 from tests.conftest import PASSWORD
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+
+
+def screenshot_dir() -> Path:
+    """Where screenshots go: ``MTDASH_SCREENSHOT_DIR``, else ``var/screenshots/``
+    (CI keeps that folder as an artifact)."""
+    chosen = os.environ.get("MTDASH_SCREENSHOT_DIR")
+    folder = Path(chosen) if chosen else PROJECT_ROOT / "var" / "screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def full_page(browser, name: str, max_height: int = 8000) -> Path:
+    """A screenshot of the whole page, beyond the window (Chromium's DevTools
+    capture), saved as ``name`` in :func:`screenshot_dir`."""
+    time.sleep(0.5)  # let charts finish drawing
+    width, height = browser.execute_script(
+        "const e = document.documentElement;"
+        f"return [e.scrollWidth, Math.min(e.scrollHeight, {max_height})];"
+    )
+    shot = browser.execute_cdp_cmd(
+        "Page.captureScreenshot",
+        {
+            "format": "png",
+            "captureBeyondViewport": True,
+            "clip": {"x": 0, "y": 0, "width": width, "height": height, "scale": 1},
+        },
+    )
+    path = screenshot_dir() / name
+    path.write_bytes(base64.b64decode(shot["data"]))
+    return path
 
 
 def log_in(browser, live_server, user, timeout: float = 30) -> WebDriverWait:

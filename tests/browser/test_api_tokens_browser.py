@@ -10,6 +10,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from mtdash.api.models import ApiToken
 from tests.api.conftest import client_with
+from tests.browser.support import screenshot_dir
 from tests.conftest import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -33,7 +34,7 @@ def test_a_user_creates_uses_and_revokes_a_token(browser, live_server, owner, tm
     assert "nightly evaluation script" in row.text and "never" in row.text
     assert key not in row.text  # the list shows the prefix only
     assert client_with(key).get("/api/v1/test-sets/").status_code == 200
-    shots = os.environ.get("MTDASH_SCREENSHOT_DIR") or str(tmp_path)
+    shots = str(screenshot_dir())
     browser.save_screenshot(os.path.join(shots, "api-tokens.png"))
 
     browser.get(f"{live_server.url}/account/tokens/")
@@ -56,5 +57,5 @@ def test_the_api_docs_render_without_internet(browser, live_server, tmp_path):
         e.text for e in browser.find_elements(By.CLASS_NAME, "opblock-summary-path")
     ]
     assert "/api/v1/test-sets/" in paths and "/api/v1/jobs/{id}" in paths
-    shots = os.environ.get("MTDASH_SCREENSHOT_DIR") or str(tmp_path)
+    shots = str(screenshot_dir())
     browser.save_screenshot(os.path.join(shots, "api-docs.png"))

@@ -1,8 +1,5 @@
 """Two outputs side by side, as a browser shows them."""
 
-import os
-from pathlib import Path
-
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
@@ -15,6 +12,7 @@ from mtdash.evaluation.services.uploads import (
     create_system_output,
     create_test_set,
 )
+from tests.browser.support import screenshot_dir
 from tests.conftest import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -133,7 +131,7 @@ def test_the_compare_page_shows_both_outputs_side_by_side(
     )
     browser.set_window_size(1280, 2600)
     browser.execute_script("window.scrollTo(0, 0)")
-    directory = Path(os.environ.get("MTDASH_SCREENSHOT_DIR") or tmp_path)
+    directory = screenshot_dir()
     directory.mkdir(parents=True, exist_ok=True)
     browser.save_screenshot(str(directory / "compare_page.png"))
     browser.execute_script("document.getElementById('ngrams').scrollIntoView()")

@@ -1,20 +1,17 @@
 """A person imports human judgments on the import page; the worker computes
 the correlations; the metric-evaluation page shows the table, and a click
 on a cell draws its scatter plot with the systems named. Full-page
-screenshots go to ``MTDASH_SCREENSHOT_DIR`` (else the test's tmp folder)."""
+screenshots go to ``MTDASH_SCREENSHOT_DIR`` (default ``var/screenshots/``)."""
 
 from __future__ import annotations
 
-import base64
-import os
 import time
-from pathlib import Path
 
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 
-from tests.browser.support import log_in
+from tests.browser.support import full_page, log_in
 from tests.web.test_correlations_support import (
     OUTPUTS,
     comet_tsv,
@@ -23,26 +20,6 @@ from tests.web.test_correlations_support import (
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def full_page(browser, folder: str, name: str) -> Path:
-    """The whole page, beyond the window (Chromium's DevTools capture)."""
-    time.sleep(0.5)  # let the chart finish drawing
-    width, height = browser.execute_script(
-        "const e = document.documentElement;"
-        "return [e.scrollWidth, Math.min(e.scrollHeight, 8000)];"
-    )
-    shot = browser.execute_cdp_cmd(
-        "Page.captureScreenshot",
-        {
-            "format": "png",
-            "captureBeyondViewport": True,
-            "clip": {"x": 0, "y": 0, "width": width, "height": height, "scale": 1},
-        },
-    )
-    path = Path(folder) / name
-    path.write_bytes(base64.b64decode(shot["data"]))
-    return path
 
 
 def wait_for_table(browser, url: str, seconds: float = 90):
@@ -67,7 +44,6 @@ def test_import_judgments_then_correlations_then_a_scatter_plot(
     )
     judgments = tmp_path / "judgments.csv"
     judgments.write_bytes(judgments_csv())
-    shots = os.environ.get("MTDASH_SCREENSHOT_DIR") or str(tmp_path)
     wait = log_in(browser, live_server, owner, timeout=60)
     page_url = f"{live_server.url}/test-sets/{test_set.pk}/correlations/"
 
@@ -92,7 +68,7 @@ def test_import_judgments_then_correlations_then_a_scatter_plot(
     assert sorted(m.lstrip("−") for m in metrics) == ["bleu", "chrf", "comet", "ter"]
     best = table.find_elements(By.CSS_SELECTOR, "td.cell.best")
     assert len(best) == 2  # one per criterion
-    full_page(browser, shots, "correlations-table.png")
+    full_page(browser, "correlations-table.png")
 
     # A click on the COMET x adequacy cell draws its scatter plot.
     browser.find_element(
@@ -114,7 +90,7 @@ def test_import_judgments_then_correlations_then_a_scatter_plot(
     assert panel.find_elements(By.CSS_SELECTOR, "#scatter-chart .js-line")  # the fit
     link = browser.find_element(By.ID, "scatter-disagreements").get_attribute("href")
     assert "metric=comet" in link and "criterion=adequacy" in link
-    full_page(browser, shots, "correlations-scatter-system.png")
+    full_page(browser, "correlations-scatter-system.png")
 
     # Sentence level, Kendall: another table, a scatter of every judged sentence.
     browser.find_element(By.ID, "level-sentence").click()
@@ -131,4 +107,4 @@ def test_import_judgments_then_correlations_then_a_scatter_plot(
     )
     # TER is an error rate: the note says the table correlates its negation.
     assert "error rate" in browser.find_element(By.ID, "scatter-note").text
-    full_page(browser, shots, "correlations-scatter-sentence.png")
+    full_page(browser, "correlations-scatter-sentence.png")

@@ -11,8 +11,6 @@ the README shows two of them.
 
 from __future__ import annotations
 
-import base64
-import os
 import time
 from pathlib import Path
 
@@ -21,42 +19,15 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
+from tests.browser.support import full_page
 from tests.conftest import PASSWORD
-from tests.scoring.support.realdata import DATA_DIR, PROJECT_ROOT
+from tests.scoring.support.realdata import DATA_DIR
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PAIR = DATA_DIR / "wmt21" / "ru-en"
 SEGMENTS = 60
 SYSTEMS = ("Facebook-AI", "Online-Y")
-
-
-def screenshot_dir() -> Path:
-    chosen = os.environ.get("MTDASH_SCREENSHOT_DIR")
-    folder = Path(chosen) if chosen else PROJECT_ROOT / "var" / "screenshots"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-def full_page(browser, name: str) -> Path:
-    """The whole page, not only the window (Chromium's DevTools capture
-    beyond the viewport)."""
-    path = screenshot_dir() / name
-    time.sleep(0.5)  # let charts finish drawing
-    size = browser.execute_script(
-        "const e = document.documentElement;"
-        "return [e.scrollWidth, Math.min(e.scrollHeight, 8000)];"
-    )
-    shot = browser.execute_cdp_cmd(
-        "Page.captureScreenshot",
-        {
-            "format": "png",
-            "captureBeyondViewport": True,
-            "clip": {"x": 0, "y": 0, "width": size[0], "height": size[1], "scale": 1},
-        },
-    )
-    path.write_bytes(base64.b64decode(shot["data"]))
-    return path
 
 
 def cut(tmp_path: Path, source: Path) -> str:

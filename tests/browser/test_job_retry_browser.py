@@ -11,6 +11,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 from mtdash.celery import app as celery_app
 from mtdash.evaluation.models import ScoringJob
 from mtdash.evaluation.services.uploads import create_system_output
+from tests.browser.support import screenshot_dir
 from tests.conftest import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -46,7 +47,7 @@ def test_a_user_runs_a_failed_job_again_from_its_page(
     # Side by side, not touching: the button and the link do not overlap.
     assert button.location["x"] + button.size["width"] < link.location["x"]
     assert facts.size["height"] < 200
-    shots = os.environ.get("MTDASH_SCREENSHOT_DIR") or str(tmp_path)
+    shots = str(screenshot_dir())
     browser.save_screenshot(os.path.join(shots, "failed-job.png"))
 
     button.click()

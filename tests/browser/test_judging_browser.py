@@ -2,15 +2,11 @@
 items with the keyboard only: digits and Enter on the 1-5 scales, typed
 digits and arrow keys on the DA slider; stops, comes back, finishes; the
 campaign page then shows the judges' progress, quality controls and the
-agreement table. Screenshots go to ``MTDASH_SCREENSHOT_DIR`` (or tmp)."""
+agreement table. Screenshots go to ``MTDASH_SCREENSHOT_DIR`` (default ``var/screenshots/``)."""
 
 from __future__ import annotations
 
-import base64
-import os
 import re
-import time
-from pathlib import Path
 
 import pytest
 from selenium.webdriver.common.action_chains import ActionChains
@@ -19,29 +15,10 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
 
 from mtdash.judgments.models import Assignment, Campaign, Judgment
-from tests.browser.support import log_in
+from tests.browser.support import full_page, log_in
 from tests.web.test_campaigns import REFERENCES, build_judged_set, rate_everything
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def full_page(browser, folder: Path, name: str) -> Path:
-    time.sleep(0.3)
-    width, height = browser.execute_script(
-        "const e = document.documentElement;"
-        "return [e.scrollWidth, Math.min(e.scrollHeight, 6000)];"
-    )
-    shot = browser.execute_cdp_cmd(
-        "Page.captureScreenshot",
-        {
-            "format": "png",
-            "captureBeyondViewport": True,
-            "clip": {"x": 0, "y": 0, "width": width, "height": height, "scale": 1},
-        },
-    )
-    path = folder / name
-    path.write_bytes(base64.b64decode(shot["data"]))
-    return path
 
 
 def progress(browser) -> tuple[int, int]:
@@ -86,8 +63,6 @@ def judge_one(browser, wait, judged: int, shot=None) -> str:
 def test_a_judging_session_driven_by_the_keyboard(
     browser, live_server, owner, member, team, tmp_path
 ):
-    folder = Path(os.environ.get("MTDASH_SCREENSHOT_DIR") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
     test_set = build_judged_set(team, owner)
     wait = log_in(browser, live_server, owner)
 
@@ -106,7 +81,7 @@ def test_a_judging_session_driven_by_the_keyboard(
     controls = browser.find_element(By.ID, "id_controls_per_judge")
     controls.clear()
     controls.send_keys("1")
-    full_page(browser, folder, "campaign-new.png")
+    full_page(browser, "campaign-new.png")
     browser.find_element(By.ID, "campaign-create").click()
     wait.until(EC.presence_of_element_located((By.ID, "campaign-facts")))
     campaign = Campaign.objects.get()
@@ -119,7 +94,7 @@ def test_a_judging_session_driven_by_the_keyboard(
     assert progress(browser) == (0, assigned)
     shortcuts = browser.find_element(By.ID, "judge-shortcuts").text
     assert "Enter submits" in shortcuts
-    full_page(browser, folder, "judge-first-item.png")
+    full_page(browser, "judge-first-item.png")
     modes = [judge_one(browser, wait, judged) for judged in range(3)]
     browser.get(f"{live_server.url}{campaign.get_absolute_url()}")
     wait.until(EC.presence_of_element_located((By.ID, "campaign-start")))
@@ -138,7 +113,7 @@ def test_a_judging_session_driven_by_the_keyboard(
 
     def shot_once(mode: str) -> None:
         if mode not in shots:
-            full_page(browser, folder, f"judge-{mode}.png")
+            full_page(browser, f"judge-{mode}.png")
             shots.add(mode)
 
     for judged in range(3, assigned):
@@ -147,7 +122,7 @@ def test_a_judging_session_driven_by_the_keyboard(
     assert (
         browser.find_element(By.ID, "judge-done").text == f"All {assigned} items judged"
     )
-    full_page(browser, folder, "judge-done.png")
+    full_page(browser, "judge-done.png")
 
     # Every regular rating is a judgment; DA ones are 73, the rest 4.
     mine = Judgment.objects.filter(judge=owner.username)
@@ -178,9 +153,9 @@ def test_a_judging_session_driven_by_the_keyboard(
     assert f"{assigned}/{assigned}" in row
     assert browser.find_element(By.ID, "agreement").is_displayed()
     assert REFERENCES[0] not in browser.page_source  # the page shows no texts
-    full_page(browser, folder, "campaign-detail.png")
+    full_page(browser, "campaign-detail.png")
 
     browser.get(f"{live_server.url}/test-sets/{test_set.pk}/campaigns/")
     listed = wait.until(EC.presence_of_element_located((By.ID, "campaigns")))
     assert f"alice {assigned}/{assigned}" in listed.text
-    full_page(browser, folder, "campaign-list.png")
+    full_page(browser, "campaign-list.png")

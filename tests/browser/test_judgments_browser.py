@@ -3,10 +3,7 @@ test set's pages and sees the external column on the leaderboard; and
 imports judgments, reads their WMT aggregates on the judgments page and
 opens the metric–human disagreement explorer."""
 
-import base64
 import os
-import time
-from pathlib import Path
 
 import pytest
 from selenium.webdriver.common.by import By
@@ -20,30 +17,10 @@ from mtdash.evaluation.services.uploads import (
     create_system_output,
     create_test_set,
 )
-from tests.browser.support import log_in
+from tests.browser.support import full_page, log_in, screenshot_dir
 from tests.scoring.support.realdata import WMT21_DIR, read_lines, require_full_data
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def full_page(browser, folder: str, name: str) -> Path:
-    """The whole page, beyond the window (Chromium's DevTools capture)."""
-    time.sleep(0.5)  # let charts finish drawing
-    width, height = browser.execute_script(
-        "const e = document.documentElement;"
-        "return [e.scrollWidth, Math.min(e.scrollHeight, 8000)];"
-    )
-    shot = browser.execute_cdp_cmd(
-        "Page.captureScreenshot",
-        {
-            "format": "png",
-            "captureBeyondViewport": True,
-            "clip": {"x": 0, "y": 0, "width": width, "height": height, "scale": 1},
-        },
-    )
-    path = Path(folder) / name
-    path.write_bytes(base64.b64decode(shot["data"]))
-    return path
 
 
 def test_import_judgments_and_comet_scores_then_see_the_column(
@@ -64,7 +41,7 @@ def test_import_judgments_and_comet_scores_then_see_the_column(
             for i in (1, 2, 3)
         )
     )
-    shots = os.environ.get("MTDASH_SCREENSHOT_DIR") or str(tmp_path)
+    shots = screenshot_dir()
     wait = log_in(browser, live_server, owner)
 
     browser.get(f"{live_server.url}{test_set.get_absolute_url()}")
@@ -120,7 +97,6 @@ def test_import_then_judgments_page_then_disagreement_explorer(
         ]
     judgments = tmp_path / "adequacy.csv"
     judgments.write_text("\n".join(rows) + "\n")
-    shots = os.environ.get("MTDASH_SCREENSHOT_DIR") or str(tmp_path)
     wait = log_in(browser, live_server, owner)
 
     browser.get(f"{live_server.url}/test-sets/{test_set.pk}/judgments/import/")
@@ -138,7 +114,7 @@ def test_import_then_judgments_page_then_disagreement_explorer(
     assert systems.index("alpha") < systems.index("beta")  # ranked by mean z
     segments = browser.find_element(By.ID, "segment-aggregates").text
     assert "view" in segments
-    full_page(browser, shots, "judgments-overview.png")
+    full_page(browser, "judgments-overview.png")
 
     # The explorer: choose the metric and criterion, see the biggest disagreement.
     browser.find_element(By.ID, "disagreements-link").click()
@@ -160,7 +136,7 @@ def test_import_then_judgments_page_then_disagreement_explorer(
     assert "bleu rates it higher than the judges" in first.text
     assert "ann" in first.text and "ben" in first.text
     assert "<b>the</b>" not in browser.page_source  # escaped hypothesis
-    full_page(browser, shots, "judgments-disagreements.png")
+    full_page(browser, "judgments-disagreements.png")
     first.find_element(By.LINK_TEXT, "sentence view").click()
     wait.until(EC.presence_of_element_located((By.ID, "hypothesis")))
     assert "/sentences/" in browser.current_url
@@ -197,7 +173,7 @@ def test_real_wmt21_judgments_page_and_explorer(browser, live_server, owner, tea
         )
         if system in ("Facebook-AI", "Online-Y"):
             run_scoring_job(job.pk)
-    shots = os.environ.get("MTDASH_SCREENSHOT_DIR") or "/tmp"
+    shots = screenshot_dir()
     wait = log_in(browser, live_server, owner)
     browser.get(f"{live_server.url}/test-sets/{test_set.pk}/judgments/import/")
     browser.find_element(By.ID, "id_file").send_keys(str(ru_en / "human/da_seg.tsv"))
@@ -207,11 +183,11 @@ def test_real_wmt21_judgments_page_and_explorer(browser, live_server, owner, tea
         EC.presence_of_element_located((By.CSS_SELECTOR, ".criterion-chart svg"))
     )
     assert "9832" in browser.find_element(By.ID, "imports-table").text.replace(",", "")
-    full_page(browser, shots, "judgments-overview-wmt21.png")
+    full_page(browser, "judgments-overview-wmt21.png")
     browser.find_element(By.ID, "disagreements-link").click()
     wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, "li.disagreement")))
     assert "points scored by" in browser.find_element(By.ID, "method").text
-    full_page(browser, shots, "judgments-disagreements-wmt21.png")
+    full_page(browser, "judgments-disagreements-wmt21.png")
     browser.save_screenshot(
         os.path.join(shots, "judgments-disagreements-wmt21-top.png")
     )

@@ -2,9 +2,7 @@
 system and deletes an output and a test set, each through its
 confirmation page, as a browser shows them."""
 
-import os
 import re
-from pathlib import Path
 
 import pytest
 from selenium.webdriver.common.by import By
@@ -12,6 +10,7 @@ from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
 from mtdash.evaluation.models import System, SystemOutput, TestSet
+from tests.browser.support import screenshot_dir
 from tests.conftest import PASSWORD
 from tests.web.test_manage_support import add_scored_output
 
@@ -40,7 +39,7 @@ def test_a_member_manages_a_test_set_through_confirmation_pages(
     good = add_scored_output(test_set, owner, "good", metrics=("bleu", "chrf"))
     fair = add_scored_output(test_set, owner, "fair")
     add_scored_output(test_set, owner, LONG_NAME)
-    shots = Path(os.environ.get("MTDASH_SCREENSHOT_DIR") or tmp_path)
+    shots = screenshot_dir()
     wait = WebDriverWait(browser, 30)
     log_in(browser, live_server, member)
     base = live_server.url

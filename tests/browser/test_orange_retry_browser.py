@@ -14,6 +14,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 from mtdash.celery import app as celery_app
 from mtdash.orange.models import OrangeChunk, OrangeJob
 from mtdash.orange.services.orange_jobs import create_orange_job, run_orange_chunk
+from tests.browser.support import screenshot_dir
 from tests.conftest import PASSWORD
 from tests.web.orange_support import (  # noqa: F401  (fixtures)
     artifact_dir_fixture,
@@ -36,7 +37,7 @@ def log_in(browser, live_server, user) -> WebDriverWait:
 
 
 def screenshots(tmp_path) -> str:
-    return os.environ.get("MTDASH_SCREENSHOT_DIR") or str(tmp_path)
+    return str(screenshot_dir())
 
 
 def boxes_overlap(a, b) -> bool:

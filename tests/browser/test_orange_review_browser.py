@@ -15,8 +15,7 @@ from selenium.webdriver.support.ui import Select
 from mtdash.orange.models import OrangeReviewMark
 from mtdash.orange.services.orange_jobs import create_orange_job, run_orange_job_now
 from scoring.orange import OrangeOptions
-from tests.browser.support import log_in
-from tests.browser.test_dashboard_walk import full_page, screenshot_dir
+from tests.browser.support import full_page, log_in, screenshot_dir
 from tests.web.orange_support import (  # noqa: F401  (fixtures)
     artifact_dir_fixture,
     demo_world_fixture,

@@ -12,8 +12,7 @@ from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select
 
 from mtdash.evaluation.services.uploads import TestSetData, create_test_set
-from tests.browser.support import log_in
-from tests.browser.test_dashboard_walk import full_page
+from tests.browser.support import full_page, log_in
 from tests.web.test_readability_stability import make_paper_world
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -1,9 +1,6 @@
 """The references page as a browser shows it: tables, the closest-reference
 chart drawn by Plotly, and the outlier list with the bad reference marked."""
 
-import os
-from pathlib import Path
-
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
@@ -12,6 +9,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 from mtdash.evaluation.models import SystemOutput
 from mtdash.evaluation.services.reference_diagnostics import refresh
 from mtdash.evaluation.services.uploads import create_system_output
+from tests.browser.support import screenshot_dir
 from tests.conftest import PASSWORD
 from tests.web.test_reference_diagnostics import (
     BAD_C,
@@ -64,7 +62,7 @@ def test_the_references_page_shows_the_bad_reference(
     page_width = browser.execute_script("return document.documentElement.scrollWidth")
     assert page_width <= browser.execute_script("return window.innerWidth")
 
-    shots = Path(os.environ.get("MTDASH_SCREENSHOT_DIR") or tmp_path)
+    shots = screenshot_dir()
     shots.mkdir(parents=True, exist_ok=True)
     browser.set_window_size(1280, 2400)
     browser.save_screenshot(str(shots / "references_page.png"))

@@ -3,7 +3,6 @@ the first segments, two systems scored with three metrics)."""
 
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
 
@@ -19,6 +18,7 @@ from mtdash.evaluation.services.uploads import (
     create_system_output,
     create_test_set,
 )
+from tests.browser.support import screenshot_dir
 from tests.conftest import PASSWORD
 from tests.scoring.support.realdata import DATA_DIR
 
@@ -81,7 +81,7 @@ def full_page(browser, path: Path) -> None:
 def test_system_page_and_sentence_page(
     browser, live_server, owner, scored_output, tmp_path
 ):
-    shots = Path(os.environ.get("MTDASH_SCREENSHOT_DIR") or tmp_path)
+    shots = screenshot_dir()
     shots.mkdir(parents=True, exist_ok=True)
     wait = WebDriverWait(browser, 60)
     browser.get(f"{live_server.url}/accounts/login/")

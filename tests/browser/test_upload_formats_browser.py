@@ -1,9 +1,8 @@
 """A person uploads a test set with two references labelled per row (the
 "Add another reference" button) and then two system outputs at once, names
 edited in the fields the page adds per file; screenshots of both forms are
-saved to $MTDASH_SCREENSHOT_DIR (default: the test's tmp dir)."""
+saved to $MTDASH_SCREENSHOT_DIR (default ``var/screenshots/``)."""
 
-import os
 from pathlib import Path
 
 import pytest
@@ -12,6 +11,7 @@ from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from mtdash.evaluation.models import ScoringJob, TestSet
+from tests.browser.support import screenshot_dir
 from tests.conftest import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -30,7 +30,7 @@ def write(directory: Path, name: str, lines: list[str]) -> str:
 
 
 def screenshot(browser, tmp_path: Path, name: str) -> None:
-    directory = Path(os.environ.get("MTDASH_SCREENSHOT_DIR", tmp_path))
+    directory = screenshot_dir()
     directory.mkdir(parents=True, exist_ok=True)
     height = browser.execute_script("return document.body.scrollHeight")
     browser.set_window_size(1280, max(1000, height + 100))
