@@ -350,3 +350,17 @@ def test_orange_results_are_shown_beside_with_best_and_equivalent(
     assert '<tr class="equivalent"><th scope="row" title="chrf">chrf</th>' in aside
     assert "12.35" in aside and "[10.50, 14.25]" in aside
     assert "lower is better" in aside
+
+
+@pytest.mark.django_db
+def test_the_test_set_page_links_to_every_page_of_this_issue(client, member, test_set):
+    client.force_login(member)
+    html = client.get(test_set.get_absolute_url()).content.decode()
+    for route in (
+        "test_set_correlations",
+        "judgments_overview",
+        "campaign_list",
+        "readability_test_set",
+        "orange_test_set",
+    ):
+        assert f'href="{reverse(route, args=[test_set.pk])}"' in html, route
