@@ -10,11 +10,15 @@ subset) and lets the metric's own vectorised
 ``sentence_scores_from_statistics`` turn them into scores, so smoothing and
 brevity penalties are the metric's code, not a copy.
 
-NIST's information weights are those the per-pair path gets: its
-``_statistics`` computes them from all references of the scored corpus,
-which for one sentence scored against a subset are that subset's
-references (repeated once per hypothesis, which leaves every count ratio,
-and so every weight, unchanged).
+NIST's information weights are those the per-pair path gets. A NIST bound
+to a reference corpus's weights (ORANGE binds the test set's,
+:func:`scoring.orange.prepare.prepare_metrics`) looks each reference n-gram
+up in that table (:func:`reference_ngram_weights`, then
+:func:`scoring.batch.kernels_nist.nist_fixed_information`). An unbound NIST
+computes them, as its ``_statistics`` does, from all references of the
+scored corpus, which for one sentence scored against a subset are that
+subset's references (repeated once per hypothesis, which leaves every count
+ratio, and so every weight, unchanged).
 """
 
 from __future__ import annotations
@@ -26,9 +30,11 @@ import numpy as np
 
 from scoring.batch.grid import PairGrid
 from scoring.batch.kernels_ngram import clipped_subset_matches, nist_subset_information
+from scoring.batch.kernels_nist import nist_fixed_information
 from scoring.batch.subsets import membership
 from scoring.metrics.ngram.bleu import BLEU, BLEUS
 from scoring.metrics.ngram.nist import NIST
+from scoring.metrics.ngram.nist_reference_weights import ReferenceWeights
 
 
 def _grid_args(grid: PairGrid) -> tuple:
@@ -116,6 +122,35 @@ class BleuFamily:
         return results
 
 
+def reference_ngram_weights(
+    grid: PairGrid, weights: ReferenceWeights, max_order: int
+) -> np.ndarray:
+    """The fixed weight (bits) of the n-gram of each order starting at each
+    reference token of ``grid``: ``(len(grid.ref_tokens), max_order)``
+    float64, 0 where the n-gram would run past its reference's end.
+
+    Needs ``grid.vocabulary`` (ids back to tokens); raises
+    :class:`~scoring.errors.MetricError` for an n-gram the weights' corpus
+    lacks, as the per-pair code does.
+    """
+    vocabulary = grid.vocabulary
+    if grid.ref_tokens.size and not vocabulary:
+        raise ValueError("NIST with fixed weights needs the grid's vocabulary")
+    table = weights.as_mapping()
+    tokens = [vocabulary[i] for i in grid.ref_tokens.tolist()]
+    out = np.zeros((len(tokens), max_order), dtype=np.float64)
+    offsets = grid.ref_offsets.tolist()
+    for start, stop in zip(offsets[:-1], offsets[1:]):
+        for position in range(start, stop):
+            for order in range(1, min(max_order, stop - position) + 1):
+                ngram = tuple(tokens[position : position + order])
+                value = table.get(ngram)
+                if value is None:
+                    value = weights.weight(ngram)  # raises MetricError
+                out[position, order - 1] = value
+    return out
+
+
 class NistFamily:
     """NIST metrics of one tokenizer; one kernel pass per maximum order."""
 
@@ -133,14 +168,24 @@ class NistFamily:
         hyp_lengths = grid.hyp_lengths
         member = membership(masks, grid.refs_per_group[grid.hyp_groups], grid.max_refs)
         mean_ref_len = subset_mean_lengths(grid.pair_ref_lengths(), member)
-        information: dict[int, np.ndarray] = {}
+        # Keyed by order and the bound weights (None: each subset's own).
+        information: dict[tuple[int, ReferenceWeights | None], np.ndarray] = {}
         results = []
         for metric in self.metrics:
             order = metric.max_order
-            if order not in information:
-                information[order] = nist_subset_information(
-                    *_grid_args(grid), order, masks, zero_token, math.log(2)
-                )
+            fixed = metric.reference_weights
+            if (order, fixed) not in information:
+                if fixed is None:
+                    information[order, fixed] = nist_subset_information(
+                        *_grid_args(grid), order, masks, zero_token, math.log(2)
+                    )
+                else:
+                    information[order, fixed] = nist_fixed_information(
+                        *_grid_args(grid),
+                        order,
+                        masks,
+                        reference_ngram_weights(grid, fixed, order),
+                    )
             totals = ngram_totals(hyp_lengths, order).astype(np.float64)
             rows = np.concatenate(
                 [
@@ -149,7 +194,7 @@ class NistFamily:
                         mean_ref_len.shape + (1,),
                     ),
                     mean_ref_len[:, :, None],
-                    information[order],
+                    information[order, fixed],
                     np.broadcast_to(totals[:, None, :], mean_ref_len.shape + (order,)),
                 ],
                 axis=2,

@@ -16,7 +16,11 @@ comes from the column sums (pooled, like mteval's system score); a sentence
 score from one row, i.e. with the corpus-wide weights and the segment's own
 brevity factor (mteval's segment score). The weights are computed once from
 all references of the scored corpus, so bootstrap resampling keeps them
-fixed. Scores are unbounded above (``scale`` is infinity), higher is better;
+fixed. A caller that scores a test set piece by piece (ORANGE, chunked
+jobs) binds the weights of the whole test set first with
+:meth:`NIST.with_reference_corpus` (:mod:`scoring.metrics.ngram.nist_reference_weights`);
+the bound metric's signature names them (``info:refs-<fingerprint>``).
+Scores are unbounded above (``scale`` is infinity), higher is better;
 typical corpus values are 5-13.
 
 The information weights include mteval's quirk for bigrams that start with
@@ -37,8 +41,8 @@ NIST = 3/2 + 1/1 = 2.5 (nist:n=2).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, ClassVar
 
@@ -47,6 +51,10 @@ import numpy as np
 from scoring.base import Metric, Parameter, ProgressCallback, require
 from scoring.corpus import PreparedCorpus
 from scoring.metrics.common.ngrams import NGram, max_reference_counts, ngram_counts
+from scoring.metrics.ngram.nist_reference_weights import (
+    ReferenceWeights,
+    reference_weights_of_texts,
+)
 from scoring.metrics.ngram.nist_weights import information_weights, nist_brevity_factor
 from scoring.tokenizers import Tokenizer, get_tokenizer, list_tokenizers
 
@@ -78,11 +86,16 @@ class NIST(Metric):
             the ``mteval13a`` ones reproduce mteval-v13a.pl's text processing.
         lowercase: case-fold before tokenising (mteval's default run folds
             ASCII letters; use ``tokenize=mteval13a`` for exactly that).
+        reference_weights: information weights fixed from a reference corpus
+            (:meth:`with_reference_corpus`), used for every segment scored;
+            ``None`` (the default): each scoring call counts them from the
+            references it is given, all of them for a whole test set.
     """
 
     max_order: int = 5
     tokenize: str = "13a"
     lowercase: bool = False
+    reference_weights: ReferenceWeights | None = field(default=None, repr=False)
 
     name: ClassVar[str] = "nist"
     description: ClassVar[str] = (
@@ -111,6 +124,33 @@ class NIST(Metric):
             f"nist: lowercase must be true or false, not {self.lowercase!r}",
         )
         get_tokenizer(self.tokenize)  # raises TokenizerError listing valid names
+        weights = self.reference_weights
+        require(
+            weights is None
+            or (
+                isinstance(weights, ReferenceWeights)
+                and weights.max_order >= self.max_order
+            ),
+            "nist: reference_weights must be ReferenceWeights counted up to "
+            f"order {self.max_order} or more",
+        )
+
+    def with_reference_corpus(self, references: Sequence[Sequence[str | None]]) -> NIST:
+        """This metric with its information weights fixed from ``references``
+        (``references[i]``: the reference texts of sentence i, ``None`` for a
+        missing one), as mteval counts them over every reference segment of
+        every reference set of the test set. Scoring any part of the test set
+        then uses the whole test set's weights."""
+        texts = tuple(
+            tuple(text for text in segment if text is not None)
+            for segment in references
+        )
+        weights = reference_weights_of_texts(self.max_order, self.tokenizer, texts)
+        return self.with_reference_weights(weights)
+
+    def with_reference_weights(self, weights: ReferenceWeights) -> NIST:
+        """This metric bound to precomputed ``weights`` (same tokenizer)."""
+        return replace(self, reference_weights=weights)
 
     @property
     def tokenizer(self) -> Tokenizer:
@@ -129,23 +169,38 @@ class NIST(Metric):
     def segment_row(
         self, hypothesis: str, references: tuple[str, ...]
     ) -> Sequence[float]:
-        """Statistics of one segment scored as a corpus of its own: the
-        weights come from this segment's references only. Scoring a corpus
-        (:meth:`score`) uses the weights of all its references instead."""
+        """Statistics of one segment: with the bound ``reference_weights``,
+        else scored as a corpus of its own (weights from this segment's
+        references only; scoring a corpus, :meth:`score`, uses the weights of
+        all its references instead)."""
         tokenizer = self.tokenizer
         reference_tokens = [tokenizer(reference) for reference in references]
+        if self.reference_weights is not None:
+            return self._row(
+                tokenizer(hypothesis), reference_tokens, self._bound_weights()
+            )
         weights = information_weights(reference_tokens, self.max_order)
         return self._row(tokenizer(hypothesis), reference_tokens, weights)
+
+    def _bound_weights(self) -> Mapping[NGram, float]:
+        return self.reference_weights.as_mapping()  # type: ignore[union-attr]
 
     def _row(
         self,
         hypothesis: Tokens,
         references: Sequence[Tokens],
-        weights: dict[NGram, float],
+        weights: Mapping[NGram, float],
     ) -> list[float]:
         limits = max_reference_counts(
             ngram_counts(tokens, self.max_order) for tokens in references
         )
+        if self.reference_weights is not None:
+            # Fixed weights must cover these references (one missing n-gram
+            # means they are not part of the weights' corpus): say so for any
+            # hypothesis, matched or not, as the batch engine does.
+            for ngram in limits:
+                if ngram not in weights:
+                    self.reference_weights.weight(ngram)  # raises MetricError
         info = [0.0] * self.max_order
         totals = [0] * self.max_order
         for ngram, count in ngram_counts(hypothesis, self.max_order).items():
@@ -167,7 +222,10 @@ class NIST(Metric):
             [tokenizer(reference) for reference in references]
             for references in corpus.references
         ]
-        weights = _corpus_weights(self.max_order, tokenizer, corpus.references)
+        if self.reference_weights is not None:
+            weights = self._bound_weights()
+        else:
+            weights = _corpus_weights(self.max_order, tokenizer, corpus.references)
         n_segments = len(corpus.hypotheses)
         statistics = np.zeros(
             (n_segments, len(self.statistics_names)), dtype=self.statistics_dtype
@@ -221,8 +279,12 @@ class NIST(Metric):
 
     def signature_fields(self, sentence: bool = False) -> tuple[tuple[str, str], ...]:
         tokenizer = self.tokenizer
-        return (
+        fields = (
             ("case", tokenizer.case_signature),
             ("tok", tokenizer.name),
             ("n", str(self.max_order)),
         )
+        if self.reference_weights is not None:
+            # Which reference corpus fixed the weights (its first 12 hex digits).
+            fields += (("info", f"refs-{self.reference_weights.fingerprint[:12]}"),)
+        return fields
