@@ -19,9 +19,11 @@ from scoring.batch.error_family import ErrorRateFamily
 from scoring.batch.grid import PairGrid
 from scoring.batch.ngram_family import BleuFamily, NistFamily
 from scoring.batch.rouge_family import RougeFamily
+from scoring.batch.ter_family import TerFamily
 from scoring.metrics.rouge.base import RougeBase
+from scoring.metrics.ter.metric import TER
 
-_FAMILIES = (RougeFamily, BleuFamily, NistFamily, ErrorRateFamily)
+_FAMILIES = (RougeFamily, BleuFamily, NistFamily, ErrorRateFamily, TerFamily)
 
 
 def supports(metric: Metric) -> bool:
@@ -34,6 +36,8 @@ def token_view(metric: Metric) -> Hashable:
     with equal views share one tokenisation)."""
     if isinstance(metric, RougeBase):
         return metric.processor
+    if isinstance(metric, TER):
+        return metric.preprocessor
     return metric.tokenizer  # BLEU, NIST, WER, PER
 
 

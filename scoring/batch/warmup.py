@@ -11,6 +11,7 @@ import time
 
 from scoring.batch import (
     kernels_edit,
+    kernels_gtm,
     kernels_lcs,
     kernels_ngram,
     kernels_nist,
@@ -34,6 +35,7 @@ _WARM_UP_SPECS = (
     "nist",
     "wer",
     "per",
+    "gtm:e=2",
 )
 _WARM_UP_REFERENCES = (("the cat sat on a mat", "there is a cat on the mat"),)
 KERNELS = (
@@ -46,6 +48,7 @@ KERNELS = (
     kernels_nist.nist_fixed_information,
     kernels_edit.levenshtein_grid,
     kernels_edit.bag_matches_grid,
+    kernels_gtm.gtm_subset_matching,
     _power,
 )
 
