@@ -17,13 +17,21 @@ import numpy as np
 from scoring.base import Metric
 from scoring.batch.error_family import ErrorRateFamily
 from scoring.batch.grid import PairGrid
+from scoring.batch.gtm_family import GtmFamily
 from scoring.batch.ngram_family import BleuFamily, NistFamily
 from scoring.batch.rouge_family import RougeFamily
 from scoring.batch.ter_family import TerFamily
 from scoring.metrics.rouge.base import RougeBase
 from scoring.metrics.ter.metric import TER
 
-_FAMILIES = (RougeFamily, BleuFamily, NistFamily, ErrorRateFamily, TerFamily)
+_FAMILIES = (
+    RougeFamily,
+    BleuFamily,
+    NistFamily,
+    ErrorRateFamily,
+    GtmFamily,
+    TerFamily,
+)
 
 
 def supports(metric: Metric) -> bool:
@@ -38,7 +46,7 @@ def token_view(metric: Metric) -> Hashable:
         return metric.processor
     if isinstance(metric, TER):
         return metric.preprocessor
-    return metric.tokenizer  # BLEU, NIST, WER, PER
+    return metric.tokenizer  # BLEU, NIST, WER, PER, GTM
 
 
 def subset_scores(
