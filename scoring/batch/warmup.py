@@ -16,6 +16,7 @@ from scoring.batch import (
     kernels_ngram,
     kernels_nist,
     kernels_skip,
+    kernels_ter,
 )
 from scoring.batch.engine import subset_scores
 from scoring.batch.exact_math import _power
@@ -36,6 +37,7 @@ _WARM_UP_SPECS = (
     "wer",
     "per",
     "gtm:e=2",
+    "ter",
 )
 _WARM_UP_REFERENCES = (("the cat sat on a mat", "there is a cat on the mat"),)
 KERNELS = (
@@ -49,6 +51,7 @@ KERNELS = (
     kernels_edit.levenshtein_grid,
     kernels_edit.bag_matches_grid,
     kernels_gtm.gtm_subset_matching,
+    kernels_ter.ter_edits_grid,
     _power,
 )
 
