@@ -21,6 +21,7 @@ from scoring.batch.gtm_family import GtmFamily
 from scoring.batch.ngram_family import BleuFamily, NistFamily
 from scoring.batch.rouge_family import RougeFamily
 from scoring.batch.ter_family import TerFamily
+from scoring.batch.wnm_family import WnmFamily
 from scoring.metrics.rouge.base import RougeBase
 from scoring.metrics.ter.metric import TER
 
@@ -31,6 +32,7 @@ _FAMILIES = (
     ErrorRateFamily,
     GtmFamily,
     TerFamily,
+    WnmFamily,
 )
 
 
@@ -46,7 +48,7 @@ def token_view(metric: Metric) -> Hashable:
         return metric.processor
     if isinstance(metric, TER):
         return metric.preprocessor
-    return metric.tokenizer  # BLEU, NIST, WER, PER, GTM
+    return metric.tokenizer  # BLEU, NIST, WER, PER, GTM, WNM
 
 
 def subset_scores(
