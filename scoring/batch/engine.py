@@ -15,6 +15,7 @@ from collections.abc import Hashable, Sequence
 import numpy as np
 
 from scoring.base import Metric
+from scoring.batch.chrf_family import ChrfFamily, chrf_token_view
 from scoring.batch.error_family import ErrorRateFamily
 from scoring.batch.grid import PairGrid
 from scoring.batch.gtm_family import GtmFamily
@@ -31,6 +32,7 @@ _FAMILIES = (
     NistFamily,
     ErrorRateFamily,
     GtmFamily,
+    ChrfFamily,
     TerFamily,
     WnmFamily,
 )
@@ -48,6 +50,8 @@ def token_view(metric: Metric) -> Hashable:
         return metric.processor
     if isinstance(metric, TER):
         return metric.preprocessor
+    if ChrfFamily.handles(metric):
+        return chrf_token_view(metric)  # type: ignore[arg-type]
     return metric.tokenizer  # BLEU, NIST, WER, PER, GTM, WNM
 
 

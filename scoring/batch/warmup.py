@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 
 from scoring.batch import (
+    kernels_chrf,
     kernels_edit,
     kernels_gtm,
     kernels_lcs,
@@ -37,6 +38,7 @@ _WARM_UP_SPECS = (
     "wer",
     "per",
     "gtm:e=2",
+    "chrf++",
     "ter",
 )
 _WARM_UP_REFERENCES = (("the cat sat on a mat", "there is a cat on the mat"),)
@@ -50,6 +52,7 @@ KERNELS = (
     kernels_nist.nist_fixed_information,
     kernels_edit.levenshtein_grid,
     kernels_edit.bag_matches_grid,
+    kernels_chrf.pair_order_matches,
     kernels_gtm.gtm_subset_matching,
     kernels_ter.ter_edits_grid,
     _power,

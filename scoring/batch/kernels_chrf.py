@@ -1,0 +1,77 @@
+"""Compiled kernel of chrF / chrF++: clipped n-gram matches of every
+hypothesis/reference pair, for every order 1..N at once.
+
+The symbols are whatever the caller interned: characters for chrF's
+character n-grams, words for chrF++'s word n-grams. Per group the
+references' n-grams go into the exact n-gram trie of
+:mod:`scoring.batch.kernels_ngram` (no hashing, so no collisions); each
+hypothesis walks it once, and every n-gram it shares with the group adds
+``min(count in hypothesis, count in reference k)`` to pair (h, k) at its
+order, as ``match_statistics`` sums them in
+:mod:`scoring.metrics.chrf.statistics`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from scoring.batch.kernels_lcs import _max_refs, clear_local_ids, local_ids
+from scoring.batch.kernels_ngram import _walk_hypothesis, build_trie
+
+
+@njit(cache=True, nogil=True)
+def pair_order_matches(
+    hyp_symbols,
+    hyp_offsets,
+    ref_symbols,
+    ref_offsets,
+    group_hyps,
+    group_refs,
+    alphabet_size,
+    max_order,
+):
+    """Clipped matches of every pair at every order: ``(H, K, max_order)``
+    int32, ``[h, k, n - 1]`` = sum over order-n n-grams of the smaller of
+    their counts in hypothesis h and in the k-th reference of its group
+    (0 in columns past the group's own references).
+
+    ``hyp_symbols``/``ref_symbols``: int32 ids in ``[0, alphabet_size)``;
+    offsets and groups as in :class:`~scoring.batch.grid.PairGrid`.
+    """
+    n_hyps = hyp_offsets.size - 1
+    out = np.zeros((n_hyps, _max_refs(group_refs), max_order), dtype=np.int32)
+    if max_order == 0:
+        return out
+    local = np.full(max(alphabet_size, 1), -1, dtype=np.int32)
+    for g in range(group_hyps.size - 1):
+        r0, r1 = group_refs[g], group_refs[g + 1]
+        start, stop = ref_offsets[r0], ref_offsets[r1]
+        n_local = local_ids(ref_symbols, start, stop, local)
+        n_nodes, counts, parent, order_of, first_child, next_sibling, node_symbol = (
+            build_trie(ref_symbols, ref_offsets, r0, r1, local, n_local, max_order)
+        )
+        hyp_counts = np.zeros(max(n_nodes, 1), dtype=np.int32)
+        touched = np.empty(max(n_nodes, 1), dtype=np.int32)
+        for h in range(group_hyps[g], group_hyps[g + 1]):
+            n_touched = _walk_hypothesis(
+                hyp_symbols,
+                hyp_offsets[h],
+                hyp_offsets[h + 1],
+                local,
+                max_order,
+                first_child,
+                next_sibling,
+                node_symbol,
+                hyp_counts,
+                touched,
+            )
+            for t in range(n_touched):
+                node = touched[t]
+                count = hyp_counts[node]
+                order_index = order_of[node] - 1
+                for k in range(r1 - r0):
+                    out[h, k, order_index] += min(count, counts[k, node])
+                hyp_counts[node] = 0
+        clear_local_ids(ref_symbols, start, stop, local)
+    return out
