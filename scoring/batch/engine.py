@@ -19,6 +19,7 @@ from scoring.batch.chrf_family import ChrfFamily, chrf_token_view
 from scoring.batch.error_family import ErrorRateFamily
 from scoring.batch.grid import PairGrid
 from scoring.batch.gtm_family import GtmFamily
+from scoring.batch.meteor_family import MeteorFamily, meteor_words_view
 from scoring.batch.ngram_family import BleuFamily, NistFamily
 from scoring.batch.rouge_family import RougeFamily
 from scoring.batch.ter_family import TerFamily
@@ -34,6 +35,7 @@ _FAMILIES = (
     GtmFamily,
     ChrfFamily,
     TerFamily,
+    MeteorFamily,
     WnmFamily,
 )
 
@@ -52,6 +54,8 @@ def token_view(metric: Metric) -> Hashable:
         return metric.preprocessor
     if ChrfFamily.handles(metric):
         return chrf_token_view(metric)  # type: ignore[arg-type]
+    if MeteorFamily.handles(metric):
+        return meteor_words_view(metric)  # type: ignore[arg-type]
     return metric.tokenizer  # BLEU, NIST, WER, PER, GTM, WNM
 
 

@@ -1,0 +1,338 @@
+"""Compiled METEOR statistics of every (hypothesis, reference) pair of a grid.
+
+Per pair, as :meth:`scoring.metrics.meteor.metric.Meteor.pair_row`: the
+candidate matches of each module in METEOR's order (exact, stem and synonym
+for every reference word j, hypothesis words i ascending; paraphrases
+reference-to-hypothesis then hypothesis-to-reference), the beam search of
+:mod:`scoring.batch.kernels_meteor_align`, then the statistics row of
+:func:`scoring.metrics.meteor.formula.alignment_row`.
+
+Words are the grid's token ids; what METEOR knows about each word comes in
+per-vocabulary arrays (:mod:`scoring.batch.meteor_lexicon`): function-word
+flags ``(V,)``, stem ids ``(V,)``, sorted WordNet synset ids (CSR
+``syn_offsets (V + 1,)``, ``syn_ids``) and the word's id in the paraphrase
+table (``table_ids (V,)``, -1 when the table never uses it). The
+paraphrase table is a hash of its phrases (``slot_keys``: phrase id per
+slot, -1 empty) with each phrase's paraphrases (``para_offsets``,
+``para_phrases``) and tokens (``phrase_offsets``, ``phrase_tokens``, table
+word ids).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from scoring.batch.kernels_lcs import _max_refs
+from scoring.batch.kernels_meteor_align import count_chunks, resolve_stage
+
+EXACT, STEM, SYNONYM, PARAPHRASE = 0, 1, 2, 3
+_FNV_OFFSET = np.uint64(14695981039346656037)
+_FNV_PRIME = np.uint64(1099511628211)
+
+
+@njit(cache=True, nogil=True)
+def _hash_step(state, word):
+    return (state ^ np.uint64(word + 1)) * _FNV_PRIME
+
+
+@njit(cache=True, nogil=True)
+def build_phrase_hash(phrase_offsets, phrase_tokens, keys, n_slots):
+    """Open-addressing table of the phrases ``keys`` (phrase ids):
+    ``(n_slots,)`` int64 phrase id per slot, -1 empty; n_slots a power of 2."""
+    slot_keys = np.full(n_slots, -1, dtype=np.int64)
+    mask = np.uint64(n_slots - 1)
+    for key in keys:
+        state = _FNV_OFFSET
+        for t in range(phrase_offsets[key], phrase_offsets[key + 1]):
+            state = _hash_step(state, phrase_tokens[t])
+        slot = np.int64(state & mask)
+        while slot_keys[slot] != -1:
+            slot = (slot + 1) & (n_slots - 1)
+        slot_keys[slot] = key
+    return slot_keys
+
+
+@njit(cache=True, nogil=True)
+def _lookup(state, words, start, length, slot_keys, phrase_offsets, phrase_tokens):
+    """The phrase id of ``words[start:start+length]`` in the table, or -1."""
+    n_slots = slot_keys.size
+    slot = np.int64(state & np.uint64(n_slots - 1))
+    while True:
+        key = slot_keys[slot]
+        if key == -1:
+            return -1
+        first = phrase_offsets[key]
+        if phrase_offsets[key + 1] - first == length:
+            same = True
+            for k in range(length):
+                if phrase_tokens[first + k] != words[start + k]:
+                    same = False
+                    break
+            if same:
+                return key
+        slot = (slot + 1) & (n_slots - 1)
+
+
+@njit(cache=True, nogil=True)
+def _grow(rows, need):
+    if need <= rows.shape[0]:
+        return rows
+    bigger = np.empty((max(need, 2 * rows.shape[0]), rows.shape[1]), dtype=rows.dtype)
+    bigger[: rows.shape[0]] = rows
+    return bigger
+
+
+@njit(cache=True, nogil=True)
+def _phrase_paths(words, n, table, out, n_out):
+    """Append ``(start, length, paraphrase id)`` of every table phrase in
+    ``words`` (table word ids), starts ascending, shortest first, then the
+    table's order (METEOR's walk). Returns the rows and their count."""
+    (slot_keys, para_offsets, para_phrases, phrase_offsets, phrase_tokens,
+     max_len) = table  # fmt: skip
+    for start in range(n):
+        state = _FNV_OFFSET
+        for length in range(1, min(max_len, n - start) + 1):
+            word = words[start + length - 1]
+            if word < 0:  # a word the table never uses: no longer phrase either
+                break
+            state = _hash_step(state, word)
+            key = _lookup(
+                state, words, start, length, slot_keys, phrase_offsets, phrase_tokens
+            )
+            if key < 0:
+                continue
+            first, last = para_offsets[key], para_offsets[key + 1]
+            out = _grow(out, n_out + last - first)
+            for p in range(first, last):
+                out[n_out, 0], out[n_out, 1] = start, length
+                out[n_out, 2] = para_phrases[p]
+                n_out += 1
+    return out, n_out
+
+
+@njit(cache=True, nogil=True)
+def _occurrences(paths, first, last, scan, scan_n, present, marker, table,
+                 candidates, n_cand, forward, module):  # fmt: skip
+    """Candidates where a paraphrase of a phrase in one sentence occurs in
+    ``scan`` (the other sentence, table word ids; ``present[w] == marker``
+    for its words)."""
+    phrase_offsets, phrase_tokens = table[3], table[4]
+    for e in range(first, last):
+        phrase = paths[e, 2]
+        p0, p1 = phrase_offsets[phrase], phrase_offsets[phrase + 1]
+        size = p1 - p0
+        if present[phrase_tokens[p0]] != marker:
+            continue
+        for i in range(scan_n - size + 1):
+            same = True
+            for k in range(size):
+                if scan[i + k] != phrase_tokens[p0 + k]:
+                    same = False
+                    break
+            if not same:
+                continue
+            candidates = _grow(candidates, n_cand + 1)
+            if forward:  # the phrase is in the reference, found in the hypothesis
+                candidates[n_cand, 0], candidates[n_cand, 1] = paths[e, 0], paths[e, 1]
+                candidates[n_cand, 2], candidates[n_cand, 3] = i, size
+            else:
+                candidates[n_cand, 0], candidates[n_cand, 1] = i, size
+                candidates[n_cand, 2], candidates[n_cand, 3] = paths[e, 0], paths[e, 1]
+            candidates[n_cand, 4] = module
+            n_cand += 1
+    return candidates, n_cand
+
+
+@njit(cache=True, nogil=True)
+def _synonyms(a, b, syn_offsets, syn_ids):
+    """Whether words a and b share a synset (sorted id lists)."""
+    x, x1 = syn_offsets[a], syn_offsets[a + 1]
+    y, y1 = syn_offsets[b], syn_offsets[b + 1]
+    while x < x1 and y < y1:
+        if syn_ids[x] == syn_ids[y]:
+            return True
+        if syn_ids[x] < syn_ids[y]:
+            x += 1
+        else:
+            y += 1
+    return False
+
+
+@njit(cache=True, nogil=True)
+def _word_matches(hyp, ref, kind, module, stem_ids, syn_offsets, syn_ids,
+                  candidates, n_cand):  # fmt: skip
+    for j in range(ref.size):
+        r = ref[j]
+        for i in range(hyp.size):
+            h = hyp[i]
+            if kind == EXACT:
+                found = h == r
+            elif kind == STEM:
+                found = h != r and stem_ids[h] == stem_ids[r]
+            else:
+                found = h != r and _synonyms(h, r, syn_offsets, syn_ids)
+            if found:
+                candidates = _grow(candidates, n_cand + 1)
+                candidates[n_cand, 0], candidates[n_cand, 1] = j, 1
+                candidates[n_cand, 2], candidates[n_cand, 3] = i, 1
+                candidates[n_cand, 4] = module
+                n_cand += 1
+    return candidates, n_cand
+
+
+@njit(cache=True, nogil=True)
+def _align_stage(candidates, n_cand, n, m, half, alignment):
+    """Coverage, METEOR's per-reference-start order, then the search."""
+    hyp_cov = np.zeros(n, dtype=np.int64)
+    ref_cov = np.zeros(m, dtype=np.int64)
+    starts = np.zeros(m + 1, dtype=np.int64)
+    for c in range(n_cand):
+        for k in range(candidates[c, 1]):
+            ref_cov[candidates[c, 0] + k] += 1
+        for k in range(candidates[c, 3]):
+            hyp_cov[candidates[c, 2] + k] += 1
+        starts[candidates[c, 0] + 1] += 1
+    for j in range(m):
+        starts[j + 1] += starts[j]
+    order = np.empty(n_cand, dtype=np.int64)
+    filled = starts[:m].copy()
+    for c in range(n_cand):  # stable: generation order within a start
+        j = candidates[c, 0]
+        order[filled[j]] = c
+        filled[j] += 1
+    return resolve_stage(candidates, order, starts, hyp_cov, ref_cov, n, m, half,
+                         alignment)  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def _statistics_row(hyp, ref, alignment, is_function, n_modules, pool_like, row):
+    n, m = hyp.size, ref.size
+    row[:] = 0
+    row[0], row[1] = n, m
+    for i in range(n):
+        row[2] += is_function[hyp[i]]
+    for j in range(m):
+        row[3] += is_function[ref[j]]
+    hyp_matched = ref_matched = 0
+    for j in range(m):
+        ref_len = alignment[j, 0]
+        if ref_len == 0:
+            continue
+        hyp_start, hyp_len, base = (
+            alignment[j, 1],
+            alignment[j, 2],
+            4 + 4 * alignment[j, 3],
+        )
+        for i in range(hyp_start, hyp_start + hyp_len):
+            row[base + (2 if is_function[hyp[i]] else 0)] += 1
+        for k in range(j, j + ref_len):
+            row[base + (3 if is_function[ref[k]] else 1)] += 1
+        hyp_matched += hyp_len
+        ref_matched += ref_len
+    chunks = count_chunks(alignment, m)
+    if pool_like and hyp_matched == n and ref_matched == m and chunks == 1:
+        chunks = 0  # METEOR 1.5 pools no chunk for a perfect match
+    base = 4 + 4 * n_modules
+    row[base], row[base + 1], row[base + 2] = chunks, hyp_matched, ref_matched
+
+
+@njit(cache=True, nogil=True)
+def meteor_pair_rows(hyp_tokens, hyp_offsets, ref_tokens, ref_offsets, group_hyps,
+                     group_refs, kinds, half, stagewise, pool_like, is_function,
+                     stem_ids, syn_offsets, syn_ids, table_ids, table):  # fmt: skip
+    """Statistics rows of every pair: ``(H, K, 7 + 4M)`` int64, and a status
+    ``(H, K)`` int8 (-1: the pair needs the Python code, see
+    :func:`~scoring.batch.kernels_meteor_align.resolve_stage`).
+
+    ``kinds (M,)``: the module kinds in order; ``half (M,)``: search weight
+    0.5 (else 1.0); ``stagewise``: the 2005 stage-by-stage alignment;
+    ``pool_like``: a perfect match records no chunk.
+    """
+    n_modules = kinds.size
+    n_hyps = hyp_offsets.size - 1
+    max_refs = _max_refs(group_refs)
+    rows = np.zeros((n_hyps, max_refs, 7 + 4 * n_modules), dtype=np.int64)
+    status = np.zeros((n_hyps, max_refs), dtype=np.int8)
+    has_paraphrase = False
+    for kind in kinds:
+        has_paraphrase = has_paraphrase or kind == PARAPHRASE
+    n_table_words = table[4].max() + 1 if table[4].size else 1
+    in_hyp = np.zeros(n_table_words, dtype=np.int64)
+    in_ref = np.zeros(n_table_words, dtype=np.int64)
+    hyp_paths = np.empty((64, 3), dtype=np.int64)
+    ref_paths = np.empty((64, 3), dtype=np.int64)
+    candidates = np.empty((256, 5), dtype=np.int64)
+    marker = 0
+    for g in range(group_hyps.size - 1):
+        r0, r1 = group_refs[g], group_refs[g + 1]
+        # Phrases of the references with their paraphrases, once per group.
+        ref_path_offsets = np.zeros(r1 - r0 + 1, dtype=np.int64)
+        n_ref_paths = 0
+        for r in range(r0, r1):
+            if has_paraphrase:
+                words = table_ids[ref_tokens[ref_offsets[r] : ref_offsets[r + 1]]]
+                ref_paths, n_ref_paths = _phrase_paths(
+                    words, words.size, table, ref_paths, n_ref_paths
+                )
+            ref_path_offsets[r - r0 + 1] = n_ref_paths
+        for h in range(group_hyps[g], group_hyps[g + 1]):
+            hyp = hyp_tokens[hyp_offsets[h] : hyp_offsets[h + 1]]
+            n = hyp.size
+            hyp_words = table_ids[hyp]
+            n_hyp_paths = 0
+            marker += 1
+            hyp_marker = marker
+            if has_paraphrase:
+                hyp_paths, n_hyp_paths = _phrase_paths(
+                    hyp_words, n, table, hyp_paths, 0
+                )
+                for word in hyp_words:
+                    if word >= 0:
+                        in_hyp[word] = hyp_marker
+            for r in range(r0, r1):
+                ref = ref_tokens[ref_offsets[r] : ref_offsets[r + 1]]
+                m = ref.size
+                ref_words = table_ids[ref]
+                marker += 1
+                if has_paraphrase:
+                    for word in ref_words:
+                        if word >= 0:
+                            in_ref[word] = marker
+                identical = n == m
+                if identical:
+                    for k in range(n):
+                        identical = identical and hyp[k] == ref[k]
+                alignment = np.zeros((m, 4), dtype=np.int64)
+                n_cand = 0
+                for module in range(n_modules):
+                    # METEOR: identical sentences are matched by the first
+                    # module only (rank task).
+                    if identical and not stagewise and module > 0:
+                        break
+                    kind = kinds[module]
+                    if kind == PARAPHRASE:
+                        e0, e1 = ref_path_offsets[r - r0], ref_path_offsets[r - r0 + 1]
+                        candidates, n_cand = _occurrences(
+                            ref_paths, e0, e1, hyp_words, n, in_hyp, hyp_marker,
+                            table, candidates, n_cand, True, module,
+                        )  # fmt: skip
+                        candidates, n_cand = _occurrences(
+                            hyp_paths, 0, n_hyp_paths, ref_words, m, in_ref, marker,
+                            table, candidates, n_cand, False, module,
+                        )  # fmt: skip
+                    else:
+                        candidates, n_cand = _word_matches(
+                            hyp, ref, kind, module, stem_ids, syn_offsets, syn_ids,
+                            candidates, n_cand,
+                        )  # fmt: skip
+                    if stagewise:
+                        if _align_stage(candidates, n_cand, n, m, half, alignment) < 0:
+                            status[h, r - r0] = -1
+                        n_cand = 0
+                if not stagewise:
+                    if _align_stage(candidates, n_cand, n, m, half, alignment) < 0:
+                        status[h, r - r0] = -1
+                _statistics_row(hyp, ref, alignment, is_function, n_modules,
+                                pool_like, rows[h, r - r0])  # fmt: skip
+    return rows, status

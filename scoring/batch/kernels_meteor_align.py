@@ -1,0 +1,261 @@
+"""Compiled METEOR alignment search: :mod:`scoring.metrics.meteor.align` on
+int arrays, step for step (same beam, same stable order, same quirks).
+
+A stage's candidates are rows ``[ref_start, ref_len, hyp_start, hyp_len,
+module]`` of an ``(C, 5)`` int64 array, listed per reference start in the
+order METEOR files them (``order``: candidate indices grouped by reference
+start, ``starts``: ``(m + 1,)`` offsets of each group). An alignment is kept
+per reference position: ``alignment[j] = [ref_len, hyp_start, hyp_len,
+module]`` of the match starting at reference word j (``ref_len`` 0: none).
+
+A path is one int64 row: weighted matches (both sides, truncated as Java
+does), chunks, distance, next reference index, last hypothesis end, the
+node of its newest chosen match, then the used-word bit sets of the
+hypothesis and the reference (``words`` 64-bit words each). Paths are
+ordered by one int64 key (more weight, fewer chunks, smaller distance),
+sorted stably; a pair whose key fields overflow their bits is reported
+(``-1``) and scored by the Python code instead.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+BEAM_SIZE = 40
+_WEIGHT, _CHUNKS, _DISTANCE, _IDX, _LAST_END, _NODE, _BITS = 0, 1, 2, 3, 4, 5, 6
+# Key layout: (65535 - weight) << 47 | chunks << 32 | distance.
+_MAX_WEIGHT = 65535
+_MAX_CHUNKS = (1 << 15) - 1
+_MAX_DISTANCE = (1 << 32) - 1
+
+
+@njit(cache=True, nogil=True)
+def _bit(row, base, position):
+    return (row[base + (position >> 6)] >> np.int64(position & 63)) & 1
+
+
+@njit(cache=True, nogil=True)
+def _set_bits(row, base, start, length):
+    for position in range(start, start + length):
+        row[base + (position >> 6)] |= np.int64(1) << np.int64(position & 63)
+
+
+@njit(cache=True, nogil=True)
+def _any_bit(row, base, start, length):
+    for position in range(start, start + length):
+        if _bit(row, base, position):
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def _key(row):
+    """The sort key of a path, or -1 when a field overflows its bits."""
+    weight, chunks, distance = row[_WEIGHT], row[_CHUNKS], row[_DISTANCE]
+    if weight > _MAX_WEIGHT or chunks > _MAX_CHUNKS or distance > _MAX_DISTANCE:
+        return np.int64(-1)
+    return (
+        (np.int64(_MAX_WEIGHT) - weight) << np.int64(47)
+        | chunks << np.int64(32)
+        | distance
+    )
+
+
+@njit(cache=True, nogil=True)
+def _stable_order(keys, n, order, scratch):
+    """``order[:n]`` = indices of ``keys[:n]`` in stable ascending order."""
+    for i in range(n):
+        order[i] = i
+    width = 1
+    while width < n:
+        for left in range(0, n, 2 * width):
+            middle = min(left + width, n)
+            right = min(left + 2 * width, n)
+            a, b, out = left, middle, left
+            while a < middle and b < right:
+                if keys[order[b]] < keys[order[a]]:
+                    scratch[out] = order[b]
+                    b += 1
+                else:
+                    scratch[out] = order[a]
+                    a += 1
+                out += 1
+            while a < middle:
+                scratch[out] = order[a]
+                a += 1
+                out += 1
+            while b < right:
+                scratch[out] = order[b]
+                b += 1
+                out += 1
+        for i in range(n):
+            order[i] = scratch[i]
+        width *= 2
+
+
+@njit(cache=True, nogil=True)
+def _add_match(row, ref_start, ref_len, hyp_start, hyp_len, half):
+    # Java: int matches += length * weight, truncated after each addition.
+    if half:
+        row[_WEIGHT] += hyp_len // 2 + ref_len // 2
+    else:
+        row[_WEIGHT] += hyp_len + ref_len
+    if row[_LAST_END] != -1 and hyp_start != row[_LAST_END]:
+        row[_CHUNKS] += 1
+    row[_IDX] = ref_start + ref_len
+    row[_LAST_END] = hyp_start + hyp_len
+
+
+@njit(cache=True, nogil=True)
+def resolve_stage(candidates, order, starts, hyp_cov, ref_cov, n, m, half, alignment):
+    """Align one stage: ``alignment`` holds the matches fixed by earlier
+    stages on entry and the whole alignment on return. Returns 0, or -1
+    when a key overflowed (the caller then uses the Python code)."""
+    words = max(1, (max(n, m) + 63) // 64)
+    width = _BITS + 2 * words
+    hyp_base, ref_base = _BITS, _BITS + words
+    start = np.zeros(width, dtype=np.int64)
+    start[_LAST_END] = -1
+    start[_NODE] = -1
+    fixed = alignment.copy()
+    for j in range(m):
+        if fixed[j, 0] > 0:
+            _set_bits(start, ref_base, j, fixed[j, 0])
+            _set_bits(start, hyp_base, fixed[j, 1], fixed[j, 2])
+    # A lone candidate (the only one at its start, no other covering its
+    # words) is fixed in advance.
+    most = 0
+    for j in range(m):
+        count = starts[j + 1] - starts[j]
+        most = max(most, count)
+        if count != 1 or _bit(start, ref_base, j):
+            continue
+        c = order[starts[j]]
+        rs, rl, hs, hl = (
+            candidates[c, 0],
+            candidates[c, 1],
+            candidates[c, 2],
+            candidates[c, 3],
+        )
+        lone = True
+        for k in range(rl):
+            lone = lone and ref_cov[rs + k] == 1
+        for k in range(hl):
+            lone = lone and hyp_cov[hs + k] == 1
+        if lone and not (
+            _any_bit(start, ref_base, rs, rl) or _any_bit(start, hyp_base, hs, hl)
+        ):
+            fixed[j, 0], fixed[j, 1], fixed[j, 2] = rl, hs, hl
+            fixed[j, 3] = candidates[c, 4]
+            _set_bits(start, ref_base, rs, rl)
+            _set_bits(start, hyp_base, hs, hl)
+    capacity = BEAM_SIZE * (most + 1) + 1
+    beam = np.empty((BEAM_SIZE, width), dtype=np.int64)
+    following = np.empty((capacity, width), dtype=np.int64)
+    following[0] = start
+    n_following = 1
+    keys = np.empty(capacity, dtype=np.int64)
+    sorted_index = np.empty(capacity, dtype=np.int64)
+    scratch = np.empty(capacity, dtype=np.int64)
+    node_candidate = np.empty(BEAM_SIZE * len(order) + 1, dtype=np.int64)
+    node_previous = np.empty(BEAM_SIZE * len(order) + 1, dtype=np.int64)
+    n_nodes = 0
+    for current in range(m + 1):
+        for i in range(n_following):
+            keys[i] = _key(following[i])
+            if keys[i] < 0:
+                return -1
+        _stable_order(keys, n_following, sorted_index, scratch)
+        n_beam = min(BEAM_SIZE, n_following)
+        for b in range(n_beam):
+            beam[b] = following[sorted_index[b]]
+        n_following = 0
+        for b in range(n_beam):
+            path = beam[b]
+            if current == m:
+                if path[_LAST_END] != -1:
+                    path[_CHUNKS] += 1
+                following[n_following] = path
+                n_following += 1
+                continue
+            if _bit(path, ref_base, current):
+                if current < path[_IDX]:
+                    following[n_following] = path
+                    n_following += 1
+                elif path[_IDX] < m and fixed[path[_IDX], 0] > 0:
+                    at = path[_IDX]
+                    module = fixed[at, 3]
+                    _add_match(path, at, fixed[at, 0], fixed[at, 1], fixed[at, 2],
+                               half[module])  # fmt: skip
+                    path[_DISTANCE] += abs(at - fixed[at, 1])
+                    following[n_following] = path
+                    n_following += 1
+                continue
+            for s in range(starts[current], starts[current + 1]):
+                c = order[s]
+                rs, rl, hs, hl = (
+                    candidates[c, 0],
+                    candidates[c, 1],
+                    candidates[c, 2],
+                    candidates[c, 3],
+                )
+                if _any_bit(path, ref_base, rs, rl) or _any_bit(path, hyp_base, hs, hl):
+                    continue
+                new = following[n_following]
+                new[:] = path
+                n_following += 1
+                _set_bits(new, ref_base, rs, rl)
+                _set_bits(new, hyp_base, hs, hl)
+                node_candidate[n_nodes] = c
+                node_previous[n_nodes] = path[_NODE]
+                new[_NODE] = n_nodes
+                n_nodes += 1
+                _add_match(new, rs, rl, hs, hl, half[candidates[c, 4]])
+                # METEOR's quirk: the distance goes to the path extended from.
+                path[_DISTANCE] += abs(rs - hs)
+            if path[_LAST_END] != -1:
+                path[_CHUNKS] += 1
+                path[_LAST_END] = -1
+            path[_IDX] += 1
+            following[n_following] = path
+            n_following += 1
+        if n_following == 0:  # METEOR: "unexpected conditions", keep the best
+            # (unchanged: only paths that are kept get changed)
+            following[0] = beam[0]
+            n_following = 1
+    best = 0
+    best_key = _key(following[0])
+    for i in range(n_following):
+        key = _key(following[i])
+        if key < 0:
+            return -1
+        if key < best_key:
+            best, best_key = i, key
+    alignment[:] = fixed
+    node = following[best, _NODE]
+    while node >= 0:
+        c = node_candidate[node]
+        j = candidates[c, 0]
+        alignment[j, 0], alignment[j, 1] = candidates[c, 1], candidates[c, 2]
+        alignment[j, 2], alignment[j, 3] = candidates[c, 3], candidates[c, 4]
+        node = node_previous[node]
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def count_chunks(alignment, m):
+    """METEOR's recount in reference order: a chunk ends at an unmatched
+    reference word or where the hypothesis positions jump."""
+    chunks, last_end, position = 0, -1, 0
+    for j in range(m):
+        if alignment[j, 0] == 0:
+            continue
+        if j > position and last_end != -1:
+            chunks += 1
+            last_end = -1
+        if last_end != -1 and alignment[j, 1] != last_end:
+            chunks += 1
+        position = j + alignment[j, 0]
+        last_end = alignment[j, 1] + alignment[j, 2]
+    return chunks + (1 if last_end != -1 else 0)

@@ -1,0 +1,189 @@
+"""What METEOR knows about each word, as arrays over a grid's vocabulary.
+
+The compiled METEOR kernel (:mod:`scoring.batch.kernels_meteor`) never sees
+a string: for the grid's vocabulary (token id -> word) it gets function-word
+flags, stem ids, WordNet synset ids and paraphrase-table word ids, computed
+here with the metric's own functions (its stemmer,
+:func:`scoring.metrics.meteor.stages.synonym_sets`, its function-word list)
+and remembered across chunks. The paraphrase table becomes integer arrays
+once per process (:func:`paraphrase_index`, about 10 s for METEOR's
+English table).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from scoring.batch.kernels_meteor import build_phrase_hash
+from scoring.metrics.meteor.config import MeteorConfig
+from scoring.metrics.meteor.stages import ParaphraseTable, synonym_sets
+
+_LOCK = threading.Lock()
+
+
+@dataclass(frozen=True)
+class ParaphraseIndex:
+    """A paraphrase table as int arrays (see :mod:`scoring.batch.kernels_meteor`).
+
+    ``words``: table word -> id; phrases (keys and paraphrases) are numbered,
+    ``phrase_offsets (P + 1,)`` / ``phrase_tokens`` give their word ids;
+    ``para_offsets (P + 1,)`` / ``para_phrases`` the paraphrases of each
+    phrase in file order; ``slot_keys`` hashes the phrases that are keys.
+    """
+
+    words: dict[str, int]
+    slot_keys: np.ndarray
+    para_offsets: np.ndarray
+    para_phrases: np.ndarray
+    phrase_offsets: np.ndarray
+    phrase_tokens: np.ndarray
+    max_len: int
+
+    def kernel_tuple(self) -> tuple:
+        return (
+            self.slot_keys,
+            self.para_offsets,
+            self.para_phrases,
+            self.phrase_offsets,
+            self.phrase_tokens,
+            self.max_len,
+        )
+
+
+def _build_index(table: ParaphraseTable) -> ParaphraseIndex:
+    phrase_ids: dict[tuple[str, ...], int] = {}
+    for key in table.phrases:  # keys first: ids 0 .. n_keys - 1
+        phrase_ids.setdefault(key, len(phrase_ids))
+    n_keys = len(phrase_ids)
+    para_lengths = np.zeros(n_keys, dtype=np.int64)
+    para_phrases: list[int] = []
+    for index, paraphrases in enumerate(table.phrases.values()):
+        para_lengths[index] = len(paraphrases)
+        para_phrases.extend(
+            phrase_ids.setdefault(phrase, len(phrase_ids)) for phrase in paraphrases
+        )
+    words: dict[str, int] = {}
+    tokens = [words.setdefault(w, len(words)) for phrase in phrase_ids for w in phrase]
+    phrase_offsets = np.zeros(len(phrase_ids) + 1, dtype=np.int64)
+    phrase_offsets[1:] = np.cumsum([len(phrase) for phrase in phrase_ids])
+    phrase_tokens = np.asarray(tokens, dtype=np.int64)
+    para_offsets = np.zeros(len(phrase_ids) + 1, dtype=np.int64)
+    para_offsets[1 : n_keys + 1] = np.cumsum(para_lengths)
+    para_offsets[n_keys + 1 :] = para_offsets[n_keys]
+    n_slots = 1 << max(4, (2 * n_keys).bit_length())
+    slot_keys = build_phrase_hash(
+        phrase_offsets, phrase_tokens, np.arange(n_keys, dtype=np.int64), n_slots
+    )
+    return ParaphraseIndex(
+        words=words,
+        slot_keys=slot_keys,
+        para_offsets=para_offsets,
+        para_phrases=np.asarray(para_phrases, dtype=np.int64),
+        phrase_offsets=phrase_offsets,
+        phrase_tokens=phrase_tokens,
+        max_len=table.max_len,
+    )
+
+
+_INDEXES: dict[int, tuple[ParaphraseTable, ParaphraseIndex]] = {}
+
+
+def paraphrase_index(table: ParaphraseTable) -> ParaphraseIndex:
+    """The table's integer index, built once per table object and process."""
+    with _LOCK:
+        found = _INDEXES.get(id(table))
+        if found is None or found[0] is not table:
+            found = (table, _build_index(table))
+            _INDEXES[id(table)] = found
+        return found[1]
+
+
+def empty_paraphrase_tuple() -> tuple:
+    """Kernel arguments of "no paraphrase table"."""
+    empty = np.zeros(0, dtype=np.int64)
+    return (np.full(16, -1, dtype=np.int64), np.zeros(1, dtype=np.int64), empty,
+            np.zeros(1, dtype=np.int64), empty, 0)  # fmt: skip
+
+
+@dataclass
+class MeteorLexicon:
+    """Per-word facts of one METEOR configuration, cached by word."""
+
+    config: MeteorConfig
+    _stems: dict[str, int] = field(default_factory=dict)
+    _stem_ids: dict[str, int] = field(default_factory=dict)
+    _synsets: dict[str, tuple[int, ...]] = field(default_factory=dict)
+
+    def function_flags(self, vocabulary: Sequence[str]) -> np.ndarray:
+        """1 where ``word.lower()`` is a function word: ``(V,)`` int64."""
+        words = self.config.function_words
+        return np.fromiter(
+            (word.lower() in words for word in vocabulary),
+            dtype=np.int64,
+            count=len(vocabulary),
+        )
+
+    def stem_ids(self, vocabulary: Sequence[str]) -> np.ndarray:
+        """Equal ids for equal stems: ``(V,)`` int64 (0 without a stemmer)."""
+        stem = self.config.stemmer
+        if stem is None:
+            return np.zeros(len(vocabulary), dtype=np.int64)
+        ids = np.empty(len(vocabulary), dtype=np.int64)
+        with _LOCK:  # Snowball stemmers are not re-entrant
+            for index, word in enumerate(vocabulary):
+                found = self._stems.get(word)
+                if found is None:
+                    found = self._stem_ids.setdefault(stem(word), len(self._stem_ids))
+                    self._stems[word] = found
+                ids[index] = found
+        return ids
+
+    def synsets(self, vocabulary: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        """Sorted synset ids of each word as CSR: ``(V + 1,)``, ``(total,)``."""
+        wordnet = self.config.wordnet_data
+        lists: list[tuple[int, ...]] = []
+        for word in vocabulary:
+            found = self._synsets.get(word)
+            if found is None:
+                found = tuple(sorted(synonym_sets(word, wordnet))) if wordnet else ()
+                self._synsets[word] = found
+            lists.append(found)
+        offsets = np.zeros(len(vocabulary) + 1, dtype=np.int64)
+        offsets[1:] = np.cumsum([len(ids) for ids in lists])
+        flat = np.fromiter(
+            (i for ids in lists for i in ids), dtype=np.int64, count=int(offsets[-1])
+        )
+        return offsets, flat
+
+    def table_ids(self, vocabulary: Sequence[str]) -> tuple[np.ndarray, tuple]:
+        """Each word's paraphrase-table id (-1: unused) and the kernel's table."""
+        table = self.config.paraphrase_table
+        if table is None:
+            return np.full(len(vocabulary), -1, dtype=np.int64), (
+                empty_paraphrase_tuple()
+            )
+        index = paraphrase_index(table)
+        words = index.words
+        ids = np.fromiter(
+            (words.get(word, -1) for word in vocabulary),
+            dtype=np.int64,
+            count=len(vocabulary),
+        )
+        return ids, index.kernel_tuple()
+
+
+_LEXICONS: dict[int, MeteorLexicon] = {}
+
+
+def lexicon_for(config: MeteorConfig) -> MeteorLexicon:
+    """The cached lexicon of a configuration (configs are built once each)."""
+    with _LOCK:
+        found = _LEXICONS.get(id(config))
+        if found is None or found.config is not config:
+            found = MeteorLexicon(config)
+            _LEXICONS[id(config)] = found
+        return found
