@@ -29,6 +29,7 @@ from scoring.orange.comparison import (
 from scoring.orange.curve_step import auto_curve_step
 from scoring.orange.nbest import NBestList, open_nbest
 from scoring.orange.options import OrangeOptions
+from scoring.orange.prepare import prepare_metrics
 from scoring.orange.ranking import (
     OrangeResult,
     curve_points,
@@ -123,6 +124,9 @@ def run_orange(arguments: argparse.Namespace) -> OrangeResults:
             arguments.nbest,
         )
     references = [tuple(stream[i] for stream in streams) for i in nbest.sentence_ids]
+    # NIST's weights from every line of every reference file (the test set),
+    # not only the sentences the n-best list covers.
+    metrics = prepare_metrics(metrics, list(zip(*streams)))
     longest = max((len(c) for c in nbest.candidates), default=1)
     options = OrangeOptions(
         all_references=arguments.all_refs,

@@ -16,6 +16,7 @@ from scoring.orange.comparison import (
 from scoring.orange.curve_step import auto_curve_step
 from scoring.orange.nbest import NBestEntry, NBestList, iter_nbest, open_nbest
 from scoring.orange.options import OrangeOptions
+from scoring.orange.prepare import prepare_metrics
 from scoring.orange.ranking import (
     OrangeResult,
     SentenceRankings,
@@ -44,6 +45,7 @@ __all__ = [
     "open_nbest",
     "orange_for_metric",
     "orange_metrics",
+    "prepare_metrics",
     "rank_chunk_metrics",
     "summarise",
     "MetricComparison",

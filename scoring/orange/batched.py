@@ -30,6 +30,7 @@ from scoring.batch.grid import PairGrid
 from scoring.batch.subsets import jackknife_masks
 from scoring.errors import MetricError
 from scoring.orange.options import OrangeOptions, ProgressCallback
+from scoring.orange.prepare import prepare_metrics_for_source
 from scoring.orange.ranking import (
     OrangeResult,
     SentenceRankings,
@@ -195,8 +196,12 @@ def orange_batch(
 ) -> dict[str, OrangeResult]:
     """ORANGE of supported metrics keyed by name, equal to the per-pair
     path's result for each. ``workers`` threads (default:
-    the CPUs available) score chunks of about ``chunk_candidates``."""
+    the CPUs available) score chunks of about ``chunk_candidates``.
+    Metrics are prepared with the source's references
+    (:func:`scoring.orange.prepare.prepare_metrics_for_source`)."""
     names = list(metrics)
+    # NIST's weights from all the source's references, before any chunk.
+    metrics = prepare_metrics_for_source(metrics, source)
     chosen = [metrics[name] for name in names]
     unsupported = [name for name, metric in zip(names, chosen) if not supports(metric)]
     if unsupported:

@@ -10,6 +10,12 @@ code. Both give the same numbers (the batch tests compare them).
 - :func:`orange_metrics`: a whole run, the engine's chunks on threads;
 - :func:`orange_for_metric`: one metric, optionally split into chunks as
   workers would split it.
+
+The whole-run entry points first bind what a metric counts over the whole
+test set (NIST's information weights) to the references they are given
+(:func:`scoring.orange.prepare.prepare_metrics`; metrics a caller bound to a
+larger test set stay as they are); a chunk cannot do that, so
+:func:`rank_chunk_metrics` wants them bound already.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ from scoring.orange.batched import (
 )
 from scoring.orange.options import OrangeOptions, ProgressCallback
 from scoring.orange.pairwise import rank_chunk_pairwise
+from scoring.orange.prepare import prepare_metric, prepare_metrics, require_prepared
 from scoring.orange.ranking import (
     OrangeResult,
     SentenceRankings,
@@ -63,8 +70,10 @@ def rank_chunk_metrics(
     chunk_candidates: int = DEFAULT_CHUNK_CANDIDATES,
 ) -> list[SentenceRankings]:
     """Rankings of one chunk of sentences (``references[i]`` = the K of
-    sentence i) for every metric, in order."""
+    sentence i) for every metric, in order. Metrics that count over the
+    whole test set must be bound to it first (``prepare_metrics``)."""
     _check_lengths(candidates, references)
+    require_prepared(metrics)
     engine = (
         [i for i, metric in enumerate(metrics) if on_engine(metric, per_pair)]
         if len(candidates)
@@ -112,6 +121,8 @@ def orange_for_metric(
     ``per_pair`` scores pair by pair even where the batch engine could."""
     n_sentences = len(candidates)
     _check_lengths(candidates, references)
+    # Before any chunk: chunks get the weights of every reference, not theirs.
+    metric = prepare_metric(metric, references)
     ids = list(range(n_sentences)) if sentence_ids is None else list(sentence_ids)
     curve_n = curve_points(max(len(c) for c in candidates), options.curve_step)
     size = chunk_size or n_sentences
@@ -153,6 +164,7 @@ def orange_metrics(
     engine's metrics together on threads, the others one by one, pair by
     pair. ``progress(label, fraction)``."""
     _check_lengths(candidates, references)
+    metrics = prepare_metrics(metrics, references)
     engine = {n: m for n, m in metrics.items() if on_engine(m, per_pair)}
     results: dict[str, OrangeResult] = {}
     if engine:
