@@ -6,6 +6,7 @@ with a message naming it (see ``mtdash.env``).
 
 from __future__ import annotations
 
+import os
 import re
 from datetime import timedelta
 from pathlib import Path
@@ -87,6 +88,7 @@ DATABASES = {
         conn_max_age=env_int("MTDASH_DB_CONN_MAX_AGE", 0),
     )
 }
+_TEST_DB_SUFFIX = env_str("MTDASH_TEST_DB_SUFFIX", "") or str(os.getpid())
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The Celery worker is another process: the test database must be a file it
     # can open, not SQLite's private in-memory default. A generous timeout lets
@@ -95,12 +97,17 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # of failing at once with "database is locked" when it would have to
     # upgrade a read lock while another process writes.
     DATABASES["default"]["OPTIONS"] = {"timeout": 30, "transaction_mode": "IMMEDIATE"}
-    DATABASES["default"]["TEST"] = {"NAME": str(DATA_DIR / "test-mtdash.sqlite3")}
-elif env_str("MTDASH_TEST_DB_SUFFIX", ""):
+    # One file per test run (the run's process id unless MTDASH_TEST_DB_SUFFIX
+    # names it): two runs at once on one machine must not share, and delete,
+    # each other's database. Workers started by the tests get its path in
+    # DATABASE_URL.
+    DATABASES["default"]["TEST"] = {
+        "NAME": str(DATA_DIR / f"test-mtdash-{_TEST_DB_SUFFIX}.sqlite3")
+    }
+else:
     # Several test runs on one PostgreSQL server: each its own test database.
     DATABASES["default"]["TEST"] = {
-        "NAME": f"test_{DATABASES['default']['NAME']}_"
-        + env_str("MTDASH_TEST_DB_SUFFIX", "")
+        "NAME": f"test_{DATABASES['default']['NAME']}_{_TEST_DB_SUFFIX}"
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -187,6 +194,9 @@ WHITENOISE_USE_FINDERS = True
 MTDASH_MAX_UPLOAD_BYTES = env_int("MTDASH_MAX_UPLOAD_MB", 50, minimum=1) * 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = MTDASH_MAX_UPLOAD_BYTES
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
+# n-best lists have their own, larger limit (uncompressed bytes; a gzip upload
+# is measured decompressed): a paper-size 1024-best list is a few hundred MB.
+MTDASH_MAX_NBEST_BYTES = env_int("MTDASH_MAX_NBEST_MB", 1024, minimum=1) * 1024 * 1024
 # A test set has at most MTDASH_MAX_REFERENCES reference files (the form says
 # so); Django's own cap on files per request stays well above that plus the
 # source and document-id files, so a few too many get that message, not a
@@ -267,6 +277,14 @@ MTDASH_SWEEP_SECONDS = env_int("MTDASH_SWEEP_SECONDS", 30, minimum=1)
 # Tests only: on its first attempt, each scoring metric and ORANGE chunk waits
 # this long first, so a worker can be killed in the middle of a job.
 MTDASH_JOB_TEST_DELAY_SECONDS = env_int("MTDASH_JOB_TEST_DELAY_SECONDS", 0)
+# Numba's on-disk cache of the compiled batch kernels, in a directory the
+# app may write (the package's own __pycache__ may not be, e.g. in the Docker
+# image): workers compile the kernels once and load them on every later start
+# (mtdash.celery warms them up as a worker process starts). Numba reads the
+# variable when it is first imported, which is after the settings in every
+# process (bin/run and docker-compose also export it).
+NUMBA_CACHE_DIR = env_str("NUMBA_CACHE_DIR", str(DATA_DIR / "numba-cache"))
+os.environ.setdefault("NUMBA_CACHE_DIR", NUMBA_CACHE_DIR)
 
 # Leaderboard statistics (mtdash.evaluation.services.comparisons), computed by
 # a worker whenever scores change: bootstrap intervals from
