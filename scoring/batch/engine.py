@@ -21,6 +21,7 @@ from scoring.batch.grid import PairGrid
 from scoring.batch.gtm_family import GtmFamily
 from scoring.batch.meteor_family import MeteorFamily, meteor_words_view
 from scoring.batch.ngram_family import BleuFamily, NistFamily
+from scoring.batch.red_family import RedFamily, red_token_view
 from scoring.batch.rouge_family import RougeFamily
 from scoring.batch.ter_family import TerFamily
 from scoring.batch.wnm_family import WnmFamily
@@ -37,6 +38,7 @@ _FAMILIES = (
     TerFamily,
     MeteorFamily,
     WnmFamily,
+    RedFamily,
 )
 
 
@@ -56,6 +58,8 @@ def token_view(metric: Metric) -> Hashable:
         return chrf_token_view(metric)  # type: ignore[arg-type]
     if MeteorFamily.handles(metric):
         return meteor_words_view(metric)  # type: ignore[arg-type]
+    if RedFamily.handles(metric):
+        return red_token_view(metric)  # type: ignore[arg-type]
     return metric.tokenizer  # BLEU, NIST, WER, PER, GTM, WNM
 
 

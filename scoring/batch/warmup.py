@@ -16,6 +16,7 @@ from scoring.batch import (
     kernels_lcs,
     kernels_ngram,
     kernels_nist,
+    kernels_red,
     kernels_skip,
     kernels_ter,
 )
@@ -40,6 +41,7 @@ _WARM_UP_SPECS = (
     "gtm:e=2",
     "chrf++",
     "ter",
+    "red",
 )
 _WARM_UP_REFERENCES = (("the cat sat on a mat", "there is a cat on the mat"),)
 KERNELS = (
@@ -55,6 +57,7 @@ KERNELS = (
     kernels_chrf.pair_order_matches,
     kernels_gtm.gtm_subset_matching,
     kernels_ter.ter_edits_grid,
+    kernels_red.red_subset_features,
     _power,
 )
 
