@@ -21,9 +21,12 @@ references) and offsets, saved as one compressed ``.npz`` file.
 
 from __future__ import annotations
 
+import gzip
+import io
 import math
 import os
 import re
+import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
@@ -46,16 +49,35 @@ class NBestEntry:
     line_number: int  # 1-based, for messages
 
 
-def iter_nbest(lines: Iterable[str], file_name: str) -> Iterator[NBestEntry]:
+def order_error(
+    file_name: str, line_number: int, sentence_id: int, previous_id: int
+) -> InputFileError:
+    """The refusal of a sentence id smaller than the one before it."""
+    return InputFileError(
+        f"{file_name}: line {line_number}: sentence {sentence_id} comes "
+        f"after sentence {previous_id}; the candidates of a sentence must "
+        "be consecutive and ids increasing",
+        file_name,
+        line_number,
+    )
+
+
+def iter_nbest(
+    lines: Iterable[str],
+    file_name: str,
+    *,
+    first_line: int = 1,
+    previous_id: int | None = None,
+) -> Iterator[NBestEntry]:
     """Parse n-best lines, checking ids, grouping and the score field.
 
     ``lines`` are split on ``"\\n"`` only (see the module's docstring); a
     trailing ``"\\r"`` is dropped. Raises :class:`InputFileError` naming the
-    line of the first problem.
+    line of the first problem. A part of a file is read with the number of
+    its first line and the id of the sentence before it.
     """
-    previous_id: int | None = None
-    seen: set[int] = set()
-    for line_number, line in enumerate(lines, start=1):
+    seen: set[int] = set() if previous_id is None else {previous_id}
+    for line_number, line in enumerate(lines, start=first_line):
         line = line.rstrip("\n").rstrip("\r")
         if not line.strip():
             continue
@@ -86,13 +108,7 @@ def iter_nbest(lines: Iterable[str], file_name: str) -> Iterator[NBestEntry]:
             if previous_id is not None and (
                 sentence_id in seen or sentence_id < previous_id
             ):
-                raise InputFileError(
-                    f"{file_name}: line {line_number}: sentence {sentence_id} comes "
-                    f"after sentence {previous_id}; the candidates of a sentence must "
-                    "be consecutive and ids increasing",
-                    file_name,
-                    line_number,
-                )
+                raise order_error(file_name, line_number, sentence_id, previous_id)
             seen.add(sentence_id)
             previous_id = sentence_id
         score = None
@@ -121,15 +137,23 @@ def iter_nbest(lines: Iterable[str], file_name: str) -> Iterator[NBestEntry]:
 
 
 def open_nbest(path: str | os.PathLike[str]) -> Iterator[NBestEntry]:
-    """Stream the entries of an n-best file (UTF-8), lines ending at ``"\\n"``."""
+    """Stream the entries of an n-best file (UTF-8, or gzip-compressed UTF-8
+    told by its magic bytes), lines ending at ``"\\n"``."""
     name = os.fspath(path)
     try:
         # newline="\n": split at "\n" only, as decode_segments does (the
         # default would also end a line at a bare "\r").
-        with open(name, encoding="utf-8", newline="\n") as handle:
+        with open(name, "rb") as probe:
+            compressed = probe.read(2) == b"\x1f\x8b"
+        raw = gzip.open(name, "rb") if compressed else open(name, "rb")
+        with io.TextIOWrapper(raw, encoding="utf-8", newline="\n") as handle:
             yield from iter_nbest(handle, name)
     except UnicodeDecodeError as error:
         raise InputFileError(f"{name}: invalid UTF-8 ({error.reason})", name) from None
+    except (gzip.BadGzipFile, zlib.error, EOFError) as error:
+        raise InputFileError(
+            f"{name}: not a readable gzip file ({error})", name
+        ) from None
     except OSError as error:
         raise InputFileError(
             f"{name}: cannot read file: {error.strerror}", name

@@ -106,3 +106,64 @@ class TokenSource:
             vocabulary=nbest.vocabulary,
         )
         return candidates, candidates.with_references_as_hypotheses()
+
+
+@dataclass(frozen=True)
+class ViewTokens:
+    """One token view's ids of a whole n-best list and its references.
+
+    Shapes: T candidate tokens, C candidates, S sentences.
+    """
+
+    hyp_tokens: np.ndarray  # (T,) int32
+    hyp_offsets: np.ndarray  # (C + 1,) int64: tokens of candidate c
+    references: tuple[tuple[np.ndarray, ...], ...]  # [i][k]: int32 ids
+    vocabulary: tuple[str, ...]  # id -> token
+
+
+@dataclass(frozen=True)
+class PretokenizedSource:
+    """Candidates and references tokenised once per view for a whole run
+    (:func:`scoring.orange.token_views.pretokenized_source` builds it from a
+    file), so the engine's chunks only slice arrays. ``grids`` accepts only
+    the views it was built for."""
+
+    sentence_offsets: np.ndarray  # (S + 1,) int64: candidates of sentence s
+    views: dict[Hashable, ViewTokens]
+
+    @property
+    def n_sentences(self) -> int:
+        return int(self.sentence_offsets.size - 1)
+
+    @cached_property
+    def candidate_counts(self) -> np.ndarray:
+        """N_i per sentence: ``(S,)`` int64."""
+        return np.diff(self.sentence_offsets)
+
+    @cached_property
+    def reference_counts(self) -> np.ndarray:
+        """K_i per sentence: ``(S,)`` int64."""
+        any_view = next(iter(self.views.values()))
+        return np.array([len(r) for r in any_view.references], dtype=np.int64)
+
+    def grids(self, view: Hashable, start: int, stop: int) -> tuple[PairGrid, PairGrid]:
+        tokens = self.views[view]
+        first, last = (
+            int(self.sentence_offsets[start]),
+            int(self.sentence_offsets[stop]),
+        )
+        token_start = int(tokens.hyp_offsets[first])
+        token_stop = int(tokens.hyp_offsets[last])
+        references = tokens.references[start:stop]
+        ref_tokens, ref_offsets = pack([r for refs in references for r in refs])
+        candidates = PairGrid(
+            hyp_tokens=tokens.hyp_tokens[token_start:token_stop],
+            hyp_offsets=tokens.hyp_offsets[first : last + 1] - token_start,
+            ref_tokens=ref_tokens,
+            ref_offsets=ref_offsets,
+            group_hyps=self.sentence_offsets[start : stop + 1] - first,
+            group_refs=offsets_of(len(refs) for refs in references),
+            vocabulary_size=max(1, len(tokens.vocabulary)),
+            vocabulary=tokens.vocabulary,
+        )
+        return candidates, candidates.with_references_as_hypotheses()

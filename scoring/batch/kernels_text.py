@@ -1,0 +1,244 @@
+"""Compiled scanning of Moses n-best text: lines, fields, words, interning.
+
+:func:`scan_nbest_block` reads a block of UTF-8 bytes made of whole lines
+``id ||| hypothesis ||| features ||| score [||| more]`` and returns, per
+candidate line, its sentence id, the byte range of its hypothesis (stripped)
+and its words (whitespace-separated) as ids of a block-local vocabulary, so
+that Python never creates one string per token. It is the *fast path* of the
+n-best reader (:mod:`scoring.orange.nbest_stream`): it accepts only lines it
+can read exactly as :func:`scoring.orange.nbest.iter_nbest` reads them and
+stops at the first other line, which the caller then reads with the exact
+Python code (so every refusal keeps its message and line).
+
+What the fast path accepts, per line (after dropping trailing ``"\\r"``):
+a blank line (ASCII whitespace only), or an ASCII-digit id of at most 18
+digits, at least three ``|||`` separators, and an empty score or one of
+the form ``[-+]?(d+[.d*] | .d+)([eE][-+]?d{1,2})?`` (always a finite
+float). A line holding any non-ASCII Unicode whitespace (U+0085, U+00A0,
+U+1680, U+2000-U+200A, U+2028, U+2029, U+202F, U+205F, U+3000) is left to
+Python, so splitting and stripping at ASCII whitespace (space, TAB, LF, VT,
+FF, CR and U+001C-U+001F) is exactly Python's ``str.split()``/``strip()``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+# scan_nbest_block's answer when its hash table is too small.
+TABLE_FULL = -2
+_FNV_OFFSET = np.uint64(14695981039346656037)
+_FNV_PRIME = np.uint64(1099511628211)
+
+
+@njit(cache=True, nogil=True)
+def _is_space(byte):
+    """ASCII whitespace as ``str.isspace()`` sees it."""
+    return byte == 32 or (9 <= byte <= 13) or (28 <= byte <= 31)
+
+
+@njit(cache=True, nogil=True)
+def _unicode_space_at(buf, i, stop):
+    """True when a multi-byte Unicode whitespace character starts at ``i``."""
+    b = buf[i]
+    if b == 0xC2 and i + 1 < stop:
+        return buf[i + 1] == 0x85 or buf[i + 1] == 0xA0
+    if b == 0xE1 and i + 2 < stop:
+        return buf[i + 1] == 0x9A and buf[i + 2] == 0x80
+    if b == 0xE2 and i + 2 < stop:
+        c, d = buf[i + 1], buf[i + 2]
+        if c == 0x80:
+            return d <= 0x8A or d == 0xA8 or d == 0xA9 or d == 0xAF
+        return c == 0x81 and d == 0x9F
+    if b == 0xE3 and i + 2 < stop:
+        return buf[i + 1] == 0x80 and buf[i + 2] == 0x80
+    return False
+
+
+@njit(cache=True, nogil=True)
+def _find_separator(buf, start, stop):
+    """Index of the first ``|||`` in ``buf[start:stop]``, or -1."""
+    for i in range(start, stop - 2):
+        if buf[i] == 124 and buf[i + 1] == 124 and buf[i + 2] == 124:
+            return i
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def _strip(buf, start, stop):
+    while start < stop and _is_space(buf[start]):
+        start += 1
+    while stop > start and _is_space(buf[stop - 1]):
+        stop -= 1
+    return start, stop
+
+
+@njit(cache=True, nogil=True)
+def _digits(buf, start, stop):
+    """Digits ``[start, stop)`` as a number, or -1 if not 1-18 ASCII digits."""
+    if stop <= start or stop - start > 18:
+        return -1
+    value = 0
+    for i in range(start, stop):
+        b = buf[i]
+        if b < 48 or b > 57:
+            return -1
+        value = value * 10 + (b - 48)
+    return value
+
+
+@njit(cache=True, nogil=True)
+def _run_of_digits(buf, i, stop):
+    while i < stop and 48 <= buf[i] <= 57:
+        i += 1
+    return i
+
+
+@njit(cache=True, nogil=True)
+def _plain_float(buf, start, stop):
+    """True for ``[-+]?(d+[.d*]|.d+)([eE][-+]?d{1,2})?`` (finite by form)."""
+    i = start
+    if i < stop and (buf[i] == 43 or buf[i] == 45):
+        i += 1
+    digits_end = _run_of_digits(buf, i, stop)
+    whole = digits_end > i
+    i = digits_end
+    fraction = False
+    if i < stop and buf[i] == 46:
+        i += 1
+        digits_end = _run_of_digits(buf, i, stop)
+        fraction = digits_end > i
+        i = digits_end
+    if not (whole or fraction):
+        return False
+    if i < stop and (buf[i] == 101 or buf[i] == 69):
+        i += 1
+        if i < stop and (buf[i] == 43 or buf[i] == 45):
+            i += 1
+        digits_end = _run_of_digits(buf, i, stop)
+        if digits_end == i or digits_end - i > 2:
+            return False
+        i = digits_end
+    return i == stop
+
+
+@njit(cache=True, nogil=True)
+def _intern(buf, start, stop, table, vocab_start, vocab_stop, n_vocab):
+    """Id of the word ``buf[start:stop]`` in the block vocabulary (open
+    addressing, exact byte comparison); returns ``(id, new n_vocab)``."""
+    h = _FNV_OFFSET
+    for i in range(start, stop):
+        h = (h ^ np.uint64(buf[i])) * _FNV_PRIME
+    mask = table.size - 1
+    slot = np.int64(h & np.uint64(mask))
+    length = stop - start
+    while True:
+        found = table[slot]
+        if found < 0:
+            table[slot] = n_vocab
+            vocab_start[n_vocab] = start
+            vocab_stop[n_vocab] = stop
+            return n_vocab, n_vocab + 1
+        other = vocab_start[found]
+        if vocab_stop[found] - other == length:
+            same = True
+            for j in range(length):
+                if buf[other + j] != buf[start + j]:
+                    same = False
+                    break
+            if same:
+                return found, n_vocab
+        slot = (slot + 1) & mask
+
+
+@njit(cache=True, nogil=True)
+def scan_nbest_block(
+    buf,
+    sentence_ids,
+    line_indices,
+    hyp_starts,
+    hyp_stops,
+    word_counts,
+    words,
+    vocab_start,
+    vocab_stop,
+    table,
+):
+    """Scan whole lines of ``buf`` (uint8, ends with ``\\n``).
+
+    Output arrays, filled for the candidates found (C of them) and sized
+    by the caller for the worst case: ``sentence_ids`` (C,) int64,
+    ``line_indices`` (C,) int64 (0-based line within the block),
+    ``hyp_starts``/``hyp_stops`` (C,) int64 byte range of the stripped
+    hypothesis, ``word_counts`` (C,) int64, ``words`` (W,) int32 block-local
+    word ids, ``vocab_start``/``vocab_stop`` (V,) int64 first occurrence of
+    each word; ``table`` (power of two > 2 V) int32 filled with -1.
+
+    Returns ``(C, W, V, slow_line)``: ``slow_line`` is the block-relative
+    index of the first line the fast path does not accept (-1 if none);
+    the counts then cover only the lines before it. ``slow_line`` is
+    :data:`TABLE_FULL` when the block has more distinct words than half the
+    table: call again with a larger one.
+    """
+    n = buf.size
+    n_candidates = 0
+    n_words = 0
+    n_vocab = 0
+    line = 0
+    start = 0
+    while start < n:
+        end = start
+        while buf[end] != 10:
+            end += 1
+        stop = end
+        while stop > start and buf[stop - 1] == 13:
+            stop -= 1
+        for i in range(start, stop):
+            if buf[i] >= 0xC2 and _unicode_space_at(buf, i, stop):
+                return n_candidates, n_words, n_vocab, line
+        first, last = _strip(buf, start, stop)
+        if first == last:  # blank line: skipped, as iter_nbest does
+            line += 1
+            start = end + 1
+            continue
+        s1 = _find_separator(buf, start, stop)
+        s2 = _find_separator(buf, s1 + 3, stop) if s1 >= 0 else -1
+        s3 = _find_separator(buf, s2 + 3, stop) if s2 >= 0 else -1
+        if s3 < 0:
+            return n_candidates, n_words, n_vocab, line
+        id_start, id_stop = _strip(buf, start, s1)
+        sentence = _digits(buf, id_start, id_stop)
+        s4 = _find_separator(buf, s3 + 3, stop)
+        score_start, score_stop = _strip(buf, s3 + 3, s4 if s4 >= 0 else stop)
+        if sentence < 0 or (
+            score_stop > score_start and not _plain_float(buf, score_start, score_stop)
+        ):
+            return n_candidates, n_words, n_vocab, line
+        hyp_start, hyp_stop = _strip(buf, s1 + 3, s2)
+        sentence_ids[n_candidates] = sentence
+        line_indices[n_candidates] = line
+        hyp_starts[n_candidates] = hyp_start
+        hyp_stops[n_candidates] = hyp_stop
+        count = 0
+        i = hyp_start
+        while i < hyp_stop:
+            while i < hyp_stop and _is_space(buf[i]):
+                i += 1
+            if i == hyp_stop:
+                break
+            word_start = i
+            while i < hyp_stop and not _is_space(buf[i]):
+                i += 1
+            if 2 * n_vocab >= table.size:
+                return n_candidates, n_words, n_vocab, TABLE_FULL
+            word, n_vocab = _intern(
+                buf, word_start, i, table, vocab_start, vocab_stop, n_vocab
+            )
+            words[n_words] = word
+            n_words += 1
+            count += 1
+        word_counts[n_candidates] = count
+        n_candidates += 1
+        line += 1
+        start = end + 1
+    return n_candidates, n_words, n_vocab, -1

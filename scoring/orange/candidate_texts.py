@@ -1,0 +1,58 @@
+"""Hypothesis texts of a large n-best list, kept compactly, decoded on demand.
+
+Python strings of a 1024-best list cost several times the file's size; the
+ranking works on token ids, and only a few texts are ever shown (the
+candidates ranked above the references). So the texts stay as the bytes of
+the file as read, with the byte range of each stripped hypothesis
+(:class:`TextBlock`); :class:`CandidateTexts` finds candidate c's block.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class TextBlock:
+    """Texts of consecutive candidates: ``data[starts[j]:stops[j]]`` (UTF-8)."""
+
+    data: bytes
+    starts: np.ndarray  # (C_block,) int64
+    stops: np.ndarray  # (C_block,) int64
+
+    @classmethod
+    def from_strings(cls, texts: Sequence[str]) -> TextBlock:
+        encoded = [text.encode("utf-8") for text in texts]
+        stops = np.cumsum([len(e) for e in encoded], dtype=np.int64)
+        starts = stops - np.asarray([len(e) for e in encoded], dtype=np.int64)
+        return cls(b"".join(encoded), starts, stops)
+
+    def __len__(self) -> int:
+        return int(self.starts.size)
+
+    def text(self, j: int) -> str:
+        return self.data[int(self.starts[j]) : int(self.stops[j])].decode("utf-8")
+
+
+class CandidateTexts:
+    """The texts of candidates 0..C-1, in file order, over several blocks."""
+
+    def __init__(self, blocks: Sequence[TextBlock]) -> None:
+        self._blocks = [block for block in blocks if len(block)]
+        self._firsts = np.cumsum([0] + [len(b) for b in self._blocks], dtype=np.int64)
+
+    def __len__(self) -> int:
+        return int(self._firsts[-1])
+
+    def __getitem__(self, candidate: int) -> str:
+        if not 0 <= candidate < len(self):
+            raise IndexError(candidate)
+        block = int(np.searchsorted(self._firsts, candidate, side="right")) - 1
+        return self._blocks[block].text(candidate - int(self._firsts[block]))
+
+    def slice(self, start: int, stop: int) -> list[str]:
+        """Texts of candidates ``start..stop-1``."""
+        return [self[c] for c in range(start, stop)]

@@ -1,0 +1,308 @@
+"""Reading a large Moses n-best file fast: blocks of bytes, compiled scanning.
+
+:func:`read_nbest_words` reads a file (plain or gzip-compressed, told by its
+magic bytes) in blocks of about :data:`BLOCK_BYTES` of whole lines; two
+threads scan blocks at once with the compiled
+:func:`scoring.batch.kernels_text.scan_nbest_block` (it releases the GIL),
+which splits each hypothesis into words and interns them without creating
+a Python string per word. The result is the words of every candidate as
+integer ids of one vocabulary (:class:`NBestWords`), from which each
+metric's tokens are derived per distinct word
+(:mod:`scoring.orange.token_views`), and the hypothesis texts kept as the
+file's bytes, decoded only on demand.
+
+Exactly the lines :func:`scoring.orange.nbest.iter_nbest` accepts are
+accepted, with the same values: a block the fast path cannot read in full
+(an unusual line, Unicode whitespace, an error) is read again by
+``iter_nbest`` itself, which raises the same :class:`InputFileError` naming
+the file and line as the plain reader. Sentence-id order is checked across
+blocks with the same message.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import zlib
+from collections import deque
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+
+from scoring.batch.kernels_text import TABLE_FULL, scan_nbest_block
+from scoring.errors import InputFileError
+from scoring.orange.candidate_texts import CandidateTexts, TextBlock
+from scoring.orange.nbest import iter_nbest, order_error
+
+# Bytes read at once (cut at the last line end): large enough that the
+# kernel call dominates, small enough that two blocks in flight per thread
+# stay a few tens of MB.
+BLOCK_BYTES = 4 << 20
+_GZIP_MAGIC = b"\x1f\x8b"
+# Hash-table slots for a block's distinct words (grown when half full):
+# real 4 MB blocks hold tens of thousands.
+_FIRST_TABLE_SIZE = 1 << 18
+
+
+@dataclass(frozen=True)
+class NBestWords:
+    """An n-best file as word ids. Shapes: S sentences, C candidates, W words.
+
+    ``words`` are whitespace-separated pieces of each (stripped) hypothesis,
+    ``str.split()``'s; ``vocabulary[i]`` is word i.
+    """
+
+    file_name: str
+    sentence_ids: np.ndarray  # (S,) int64
+    sentence_offsets: np.ndarray  # (S + 1,) int64: candidates of sentence s
+    line_numbers: np.ndarray  # (C,) int64, 1-based
+    word_offsets: np.ndarray  # (C + 1,) int64: words of candidate c
+    words: np.ndarray  # (W,) int32
+    vocabulary: tuple[str, ...]
+    texts: CandidateTexts
+
+    @property
+    def n_candidates(self) -> int:
+        return int(self.line_numbers.size)
+
+
+@dataclass
+class _Block:
+    """What one block gives before its words are mapped to the shared ids;
+    or, for a block with a problem, its bytes and the problem."""
+
+    first_line: int
+    data: bytes
+    sentence_ids: np.ndarray | None = None
+    line_numbers: np.ndarray | None = None
+    word_counts: np.ndarray | None = None
+    words: np.ndarray | None = None  # block-local ids
+    vocabulary: list[str] | None = None
+    texts: TextBlock | None = None
+    problem: InputFileError | None = None
+    # Bytes before the problem's line, for an invalid UTF-8 byte.
+    valid_prefix: int | None = None
+
+
+def _open_binary(name: str):
+    with open(name, "rb") as probe:
+        compressed = probe.read(2) == _GZIP_MAGIC
+    return gzip.open(name, "rb") if compressed else open(name, "rb")
+
+
+def iter_line_blocks(
+    name: str, block_bytes: int = BLOCK_BYTES
+) -> Iterator[tuple[int, bytes]]:
+    """``(first line number, bytes of whole lines ending with "\\n")``."""
+    first_line = 1
+    try:
+        with _open_binary(name) as handle:
+            rest = b""
+            while True:
+                data = handle.read(block_bytes)
+                if not data:
+                    break
+                data = rest + data
+                cut = data.rfind(b"\n") + 1
+                if cut == 0:
+                    rest = data
+                    continue
+                block, rest = data[:cut], data[cut:]
+                yield first_line, block
+                first_line += block.count(b"\n")
+            if rest:
+                yield first_line, rest + b"\n"
+    except (gzip.BadGzipFile, zlib.error, EOFError) as error:
+        raise InputFileError(
+            f"{name}: not a readable gzip file ({error})", name
+        ) from None
+    except OSError as error:
+        raise InputFileError(
+            f"{name}: cannot read file: {error.strerror}", name
+        ) from None
+
+
+def _read_with_python(data: bytes, first_line: int, name: str) -> _Block:
+    """The exact reader on one block (raises its errors)."""
+    lines = data.decode("utf-8").split("\n")[:-1]
+    ids, numbers, counts, texts, flat = [], [], [], [], []
+    for entry in iter_nbest(lines, name, first_line=first_line):
+        ids.append(entry.sentence_id)
+        numbers.append(entry.line_number)
+        words = entry.hypothesis.split()
+        counts.append(len(words))
+        flat.extend(words)
+        texts.append(entry.hypothesis)
+    local: dict[str, int] = {}
+    word_ids = np.fromiter(
+        (local.setdefault(word, len(local)) for word in flat),
+        dtype=np.int32,
+        count=len(flat),
+    )
+    return _Block(
+        first_line,
+        data,
+        np.asarray(ids, dtype=np.int64),
+        np.asarray(numbers, dtype=np.int64),
+        np.asarray(counts, dtype=np.int64),
+        word_ids,
+        list(local),
+        TextBlock.from_strings(texts),
+    )
+
+
+def _scan(first_line: int, data: bytes, name: str) -> _Block:
+    """One block: the compiled fast path, or the exact reader where needed.
+    A problem is returned with the block (raised later, in file order)."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = first_line + data.count(b"\n", 0, error.start)
+        problem = InputFileError(
+            f"{name}: line {line}: invalid UTF-8 ({error.reason})", name, line
+        )
+        prefix = data.rfind(b"\n", 0, error.start) + 1
+        return _Block(first_line, data, problem=problem, valid_prefix=prefix)
+    try:
+        return _scan_fast(first_line, data) or _read_with_python(data, first_line, name)
+    except InputFileError as error:
+        return _Block(first_line, data, problem=error)
+
+
+def _scan_fast(first_line: int, data: bytes) -> _Block | None:
+    """The compiled path; ``None`` when a line needs the exact reader."""
+    buf = np.frombuffer(data, dtype=np.uint8)
+    capacity = buf.size // 2 + 2
+    n_lines = data.count(b"\n")
+    ids, lines, starts, stops, counts = (
+        np.empty(n_lines, dtype=np.int64) for _ in range(5)
+    )
+    words = np.empty(capacity, dtype=np.int32)
+    vocab_start = np.empty(capacity, dtype=np.int32)
+    vocab_stop = np.empty(capacity, dtype=np.int32)
+    table_size = _FIRST_TABLE_SIZE
+    while True:
+        table = np.full(table_size, -1, dtype=np.int32)
+        n_cand, n_words, n_vocab, slow_line = scan_nbest_block(
+            buf,
+            ids,
+            lines,
+            starts,
+            stops,
+            counts,
+            words,
+            vocab_start,
+            vocab_stop,
+            table,
+        )
+        if slow_line != TABLE_FULL:
+            break
+        table_size *= 4
+    if slow_line >= 0:
+        return None
+    vocabulary = [
+        data[a:b].decode("utf-8")
+        for a, b in zip(vocab_start[:n_vocab].tolist(), vocab_stop[:n_vocab].tolist())
+    ]
+    return _Block(
+        first_line,
+        data,
+        ids[:n_cand].copy(),
+        lines[:n_cand] + first_line,
+        counts[:n_cand].copy(),
+        words[:n_words].copy(),
+        vocabulary,
+        TextBlock(data, starts[:n_cand].copy(), stops[:n_cand].copy()),
+    )
+
+
+def _scanned_blocks(name: str, workers: int) -> Iterator[_Block]:
+    """Blocks in file order, scanned ``workers`` at a time."""
+    blocks = iter_line_blocks(name)
+    if workers <= 1:
+        for first_line, data in blocks:
+            yield _scan(first_line, data, name)
+        return
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        pending: deque = deque()
+        for first_line, data in blocks:
+            pending.append(pool.submit(_scan, first_line, data, name))
+            if len(pending) >= 2 * workers:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+
+
+def _raise_first_problem(block: _Block, name: str, previous_id: int | None):
+    """Read a failed block again with the exact reader, knowing the id
+    before it, so the first problem in file order is the one raised."""
+    assert block.problem is not None
+    end = len(block.data) if block.valid_prefix is None else block.valid_prefix
+    lines = block.data[:end].decode("utf-8").split("\n")[:-1]
+    for _ in iter_nbest(
+        lines, name, first_line=block.first_line, previous_id=previous_id
+    ):
+        pass
+    raise block.problem
+
+
+def _check_order(
+    name: str, ids: np.ndarray, numbers: np.ndarray, previous_id: int | None
+) -> None:
+    """Sentence ids never decrease (consecutive candidates of a sentence)."""
+    if previous_id is None:
+        before, current, numbers = ids[:-1], ids[1:], numbers[1:]
+    else:
+        before, current = np.concatenate(([previous_id], ids[:-1])), ids
+    bad = np.flatnonzero(current < before)
+    if bad.size:
+        i = int(bad[0])
+        raise order_error(name, int(numbers[i]), int(current[i]), int(before[i]))
+
+
+def read_nbest_words(path: str | os.PathLike[str], *, workers: int = 2) -> NBestWords:
+    """Read a whole n-best file into :class:`NBestWords` (see the module)."""
+    name = os.fspath(path)
+    vocabulary: dict[str, int] = {}
+    id_parts, line_parts, count_parts, word_parts, text_blocks = [], [], [], [], []
+    previous_id: int | None = None
+    for block in _scanned_blocks(name, workers):
+        if block.problem is not None:
+            _raise_first_problem(block, name, previous_id)
+        ids, numbers = block.sentence_ids, block.line_numbers
+        if ids.size:
+            _check_order(name, ids, numbers, previous_id)
+            previous_id = int(ids[-1])
+        mapping = np.fromiter(
+            (vocabulary.setdefault(word, len(vocabulary)) for word in block.vocabulary),
+            dtype=np.int32,
+            count=len(block.vocabulary),
+        )
+        id_parts.append(ids)
+        line_parts.append(numbers)
+        count_parts.append(block.word_counts)
+        word_parts.append(mapping[block.words])
+        text_blocks.append(block.texts)
+    candidate_ids = _joined(id_parts, np.int64)
+    is_first = np.ones(candidate_ids.size, dtype=bool)
+    is_first[1:] = candidate_ids[1:] != candidate_ids[:-1]
+    firsts = np.flatnonzero(is_first)
+    counts = _joined(count_parts, np.int64)
+    return NBestWords(
+        file_name=name,
+        sentence_ids=candidate_ids[firsts],
+        sentence_offsets=np.append(firsts, candidate_ids.size).astype(np.int64),
+        line_numbers=_joined(line_parts, np.int64),
+        word_offsets=np.concatenate(([0], np.cumsum(counts))).astype(np.int64),
+        words=_joined(word_parts, np.int32),
+        vocabulary=tuple(vocabulary),
+        texts=CandidateTexts(text_blocks),
+    )
+
+
+def _joined(parts: list[np.ndarray], dtype) -> np.ndarray:
+    if not parts:
+        return np.zeros(0, dtype=dtype)
+    return np.concatenate(parts).astype(dtype, copy=False)

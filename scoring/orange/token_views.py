@@ -1,0 +1,131 @@
+"""Each metric's tokens of a whole n-best list, derived once per distinct word.
+
+The engine groups metrics by *token view* (the callable text -> tokens a
+metric applies, :func:`scoring.batch.engine.token_view`) and needs, per
+view, every candidate as token ids. Tokenising 900,000 candidates in Python
+once per view is what made a paper-scale run slow; but the usual views
+tokenise each whitespace-separated word on its own:
+
+    view(text) == concat(view(word) for word in text.split())
+
+holds for whitespace splitting, the 13a tokenizer (with or without case
+folding) and ROUGE's default preprocessing on them (whose punctuation filter
+and stemming act per token). Their rules look only at neighbouring
+characters, and every rule that looks across a space matches the same way
+at the space padding each word alone: splitting off ASCII punctuation,
+periods and commas next to non-digits, a dash after a digit, the four SGML
+entities and ``<skipped>`` (which hold no space), and ``str.lower()`` (whose
+one context rule, the Greek final sigma, stops at whitespace). For those
+views (:func:`splits_at_whitespace`) each distinct word of the file is
+tokenised once and the candidates' tokens are gathered with NumPy; any other
+view tokenises each candidate's text exactly as the metric would. The
+references (a few thousand texts) always go through the view itself, into
+the same vocabulary. Tests compare both ways on real and adversarial text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Sequence
+
+import numpy as np
+
+from scoring.batch.grid import TokenInterner
+from scoring.metrics.rouge.preprocess import RougeTextProcessor
+from scoring.orange.nbest_stream import NBestWords
+from scoring.orange.sources import PretokenizedSource, ViewTokens
+from scoring.tokenizers.registry import Mteval13aTokenizer, WhitespaceTokenizer
+
+# Words gathered per NumPy step: bounds the index arrays (8 bytes a token).
+_WORDS_PER_STEP = 1 << 22
+
+
+def splits_at_whitespace(view: Hashable) -> bool:
+    """Whether ``view`` tokenises each whitespace-separated word on its own
+    (see the module docstring); other views get the exact per-text path."""
+    if type(view) in (WhitespaceTokenizer, Mteval13aTokenizer):
+        return True
+    return (
+        type(view) is RougeTextProcessor
+        and view.preprocess == "default"
+        and view.tokenize in ("13a", "none")
+    )
+
+
+def _word_table(
+    vocabulary: Sequence[str], view, interner: TokenInterner
+) -> tuple[np.ndarray, np.ndarray]:
+    """Tokens of every distinct word: ``(offsets (V + 1,) int64, ids int32)``."""
+    pieces = [interner.intern(view(word)) for word in vocabulary]
+    lengths = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
+    flat = [token for piece in pieces for token in piece]
+    return (
+        np.concatenate(([0], np.cumsum(lengths))).astype(np.int64),
+        np.asarray(flat, dtype=np.int32),
+    )
+
+
+def _gather(
+    words: np.ndarray, word_offsets: np.ndarray, word_tokens: np.ndarray
+) -> np.ndarray:
+    """Concatenated tokens of ``words`` (word ids) through the word table."""
+    lengths = np.diff(word_offsets)
+    if (lengths == 1).all() and np.array_equal(
+        word_tokens, np.arange(word_tokens.size, dtype=np.int32)
+    ):
+        return words  # every word is one token with the word's own id
+    parts = []
+    for start in range(0, words.size, _WORDS_PER_STEP):
+        chunk = words[start : start + _WORDS_PER_STEP]
+        counts = lengths[chunk]
+        ends = np.cumsum(counts)
+        shift = np.repeat(word_offsets[chunk] - (ends - counts), counts)
+        parts.append(word_tokens[np.arange(int(ends[-1]) if ends.size else 0) + shift])
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int32)
+
+
+def _candidate_tokens(
+    nbest: NBestWords, view, interner: TokenInterner
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(tokens (T,) int32, offsets (C + 1,) int64)`` of every candidate."""
+    if splits_at_whitespace(view):
+        word_offsets, word_tokens = _word_table(nbest.vocabulary, view, interner)
+        tokens = _gather(nbest.words, word_offsets, word_tokens)
+        per_word = np.diff(word_offsets)[nbest.words]
+        ends = np.concatenate(([0], np.cumsum(per_word)))
+        return tokens.astype(np.int32, copy=False), ends[nbest.word_offsets]
+    pieces = [interner.intern(view(nbest.texts[c])) for c in range(nbest.n_candidates)]
+    lengths = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
+    tokens = np.fromiter(
+        (token for piece in pieces for token in piece),
+        dtype=np.int32,
+        count=int(lengths.sum()),
+    )
+    return tokens, np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
+
+
+def pretokenized_source(
+    nbest: NBestWords,
+    references: Sequence[Sequence[str]],
+    views: Iterable[Hashable],
+) -> PretokenizedSource:
+    """Every candidate and reference as token ids for each of ``views``.
+
+    ``references[i]`` are the K_i references of the i-th sentence of
+    ``nbest`` (by position).
+    """
+    if len(references) != nbest.sentence_ids.size:
+        raise ValueError("one list of references is needed per sentence")
+    tokens_by_view = {}
+    for view in dict.fromkeys(views):
+        interner = TokenInterner()
+        hyp_tokens, hyp_offsets = _candidate_tokens(nbest, view, interner)
+        reference_tokens = tuple(
+            tuple(
+                np.asarray(interner.intern(view(text)), dtype=np.int32) for text in refs
+            )
+            for refs in references
+        )
+        tokens_by_view[view] = ViewTokens(
+            hyp_tokens, hyp_offsets, reference_tokens, interner.vocabulary
+        )
+    return PretokenizedSource(nbest.sentence_offsets, tokens_by_view)
