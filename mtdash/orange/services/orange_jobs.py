@@ -55,6 +55,7 @@ from mtdash.orange.services.artifacts import (
     save_partial,
 )
 from mtdash.orange.services.curve_steps import auto_curve_step
+from mtdash.orange.services.job_metrics import chunk_metrics
 from mtdash.orange.services.nbest_uploads import references_problem
 from mtdash.orange.services.paired_test import (
     compare_job,
@@ -268,7 +269,7 @@ def _rank(chunk: OrangeChunk) -> None:
     options = job_options(job)
     # All metrics at once: the batch engine tokenises the chunk once for them.
     rankings = rank_chunk_metrics(
-        [get_metric(spec) for spec in job.metrics],
+        chunk_metrics(job),  # NIST with the whole test set's weights
         candidates,
         references,
         sentence_ids=ids,

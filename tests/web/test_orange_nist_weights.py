@@ -1,0 +1,89 @@
+"""A web ORANGE job scores NIST with the whole test set's information weights.
+
+The job's chunks are ranked apart, each with a few sentences; every chunk
+must still use the weights of every reference of the test set (mteval-v13a,
+SPEC section 2). The demo world's n-best list covers 16 of the test set's 48
+segments, so weights from the chunk, or from the n-best list's sentences
+only, would give other numbers than ``python -m scoring orange`` over the
+reference files, which counts every line.
+"""
+
+import pytest
+
+from mtdash.orange.services.job_metrics import all_references_of, chunk_metrics
+from mtdash.orange.services.orange_jobs import create_orange_job, run_orange_chunk
+from scoring import get_metric
+from scoring.cli.main import build_parser
+from scoring.cli.orange import run_orange
+from scoring.orange import OrangeOptions
+from tests.web.orange_support import (  # noqa: F401  (fixtures)
+    artifact_dir_fixture,
+    demo_nbest_text,
+    demo_world_fixture,
+    single_run,
+)
+
+NIST_SPECS = ["nist", "nist:n=3,lowercase=true", "bleus:n=4"]
+OPTIONS = OrangeOptions(curve_step=2, n_bootstrap=200, seed=7)
+
+
+def command_line_results(test_set, tmp_path, specs):
+    """``python -m scoring orange`` (in process) over the test set's
+    reference files and the demo n-best list."""
+    nbest_path = tmp_path / "demo.nbest"
+    nbest_path.write_text(demo_nbest_text(), encoding="utf-8")
+    reference_paths = []
+    for k, stream in enumerate(test_set.reference_streams()):
+        path = tmp_path / f"reference.{k}"
+        path.write_text("".join(line + "\n" for line in stream), encoding="utf-8")
+        reference_paths.append(str(path))
+    arguments = ["orange", "--nbest", str(nbest_path), "--refs", *reference_paths]
+    for spec in specs:
+        arguments += ["--metric", spec]
+    arguments += ["--curve-step", "2", "--bootstrap", "200", "--seed", "7"]
+    return run_orange(build_parser().parse_args(arguments))
+
+
+def test_the_chunks_metrics_carry_the_weights_of_every_reference_of_the_test_set(
+    demo_world, owner
+):
+    test_set, nbest = demo_world
+    job = create_orange_job(nbest, owner, NIST_SPECS, OPTIONS, queue=False)
+    references = all_references_of(test_set, job.reference_labels)
+    assert len(references) == test_set.segments.count() == 48
+    assert all(len(segment) == 4 for segment in references)
+    nist, nist_3, bleus = chunk_metrics(job)
+    assert nist.reference_weights.n_segments == 48 * 4
+    assert nist_3.reference_weights.n_segments == 48 * 4
+    assert bleus == get_metric("bleus:n=4")  # other metrics as specified
+
+
+@pytest.mark.parametrize("max_sentences", [3, 16])
+def test_a_chunked_jobs_nist_orange_equals_the_command_lines(
+    demo_world, owner, tmp_path, max_sentences
+):
+    test_set, nbest = demo_world
+    job = create_orange_job(
+        nbest, owner, NIST_SPECS, OPTIONS, queue=False, max_sentences=max_sentences
+    )
+    for chunk_id in reversed(list(job.chunks.values_list("pk", flat=True))):
+        run_orange_chunk(chunk_id)
+    job.refresh_from_db()
+    assert job.status == job.Status.SUCCEEDED, job.error_message
+
+    expected = command_line_results(test_set, tmp_path, NIST_SPECS)
+    for score in job.scores.all():
+        assert score.to_orange_result() == expected[score.metric], score.metric
+
+
+def test_the_weights_are_not_those_of_the_n_best_lists_sentences_alone(
+    demo_world, owner, tmp_path
+):
+    # Binding NIST to the 16 ranked sentences' references only (what the
+    # helper's single orange_for_metric call does) moves the oracle scores.
+    test_set, _ = demo_world
+    whole = command_line_results(test_set, tmp_path, ["nist"])["nist"]
+    ranked_only = single_run(test_set, demo_nbest_text(), "nist", OPTIONS)
+    assert whole.n_sentences == ranked_only.n_sentences == 16
+    oracles = [item["oracle_score"] for item in whole.above_reference]
+    assert oracles != [item["oracle_score"] for item in ranked_only.above_reference]
