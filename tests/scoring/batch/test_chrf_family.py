@@ -174,6 +174,17 @@ def test_ties_between_references_go_to_the_first_as_in_the_per_pair_code():
         assert_same_scores(spec, hypotheses, references, masks)
 
 
+def test_groups_with_thousands_of_distinct_characters_match_too():
+    # Past 1,024 distinct reference symbols a group's bigrams are looked up
+    # in the trie's sibling lists instead of the dense table.
+    many = "".join(chr(0x4E00 + i) for i in range(1100))
+    hypotheses = [[many[::-1], many[:700] + " " + many[650:], many[::7], "x"]]
+    references = [[many, many[500:] + many[:500], "x y"]]
+    masks = np.array([0b011, 0b110, 0b101, 0b111], dtype=np.int64)
+    for spec in ("chrf", "chrf++:whitespace=true"):
+        assert_same_scores(spec, hypotheses, references, masks)
+
+
 @pytest.mark.parametrize(
     "text",
     [
