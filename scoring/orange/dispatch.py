@@ -1,7 +1,7 @@
 """The one place that chooses between the batch engine and the per-pair path.
 
 Metrics the batch engine supports (:func:`scoring.batch.engine.supports`:
-BLEU/BLEUS, NIST, WER, PER, ROUGE) are ranked by it; every other metric,
+BLEU/BLEUS, NIST, WER, PER, ROUGE, chrF/chrF++) are ranked by it; every other metric,
 or every metric with ``per_pair=True``, goes pair by pair through its own
 code. Both give the same numbers (the batch tests compare them).
 
