@@ -34,7 +34,11 @@ from numba import njit
 
 from scoring.batch.kernels_edit import _myers
 from scoring.batch.kernels_lcs import _max_refs, clear_local_ids, local_ids
-from scoring.batch.kernels_ter_align import pruned_alignment_errors, pruned_cost
+from scoring.batch.kernels_ter_align import (
+    bit_alignment_errors,
+    pruned_alignment_errors,
+    pruned_cost,
+)
 
 MAX_SHIFT_SIZE = 10  # scoring.metrics.ter.shifts.MAX_SHIFT_SIZE
 MAX_SHIFT_DIST = 50  # scoring.metrics.ter.shifts.MAX_SHIFT_DIST
@@ -253,6 +257,25 @@ def _best_shift(
 
 
 @njit(cache=True, nogil=True)
+def _align(cur, n, ref, m, masks, k, unknown, beam_width, scratch):
+    """Cost of ``cur``'s alignment; its error flags into ``scratch[1]``, as
+    :func:`scoring.metrics.ter.alignment.beam_alignment`."""
+    alignment, moves, trace, columns, bit_columns = (
+        scratch[1], scratch[5], scratch[6], scratch[7], scratch[8]
+    )  # fmt: skip
+    if m <= _WORD:
+        return bit_alignment_errors(
+            cur, n, ref, m, masks, k, unknown, beam_width,
+            (columns[0], columns[1], moves), bit_columns, trace,
+            alignment[0], alignment[1], alignment[2],
+        )  # fmt: skip
+    return pruned_alignment_errors(
+        cur, n, ref, m, beam_width, columns[0], columns[1], moves, trace,
+        alignment[0], alignment[1], alignment[2],
+    )  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
 def ter_pair_edits(hyp, n, ref, m, masks, k, beam_width, scratch):
     """TERCOM's edits (shifts included) turning ``hyp[:n]`` into ``ref[:m]``
     (local ids; ``masks[k]`` the reference's bit masks when m <= 64).
@@ -261,7 +284,8 @@ def ter_pair_edits(hyp, n, ref, m, masks, k, beam_width, scratch):
     """
     if n == 0 or m == 0:
         return n + m
-    words, alignment, prefix, reach, common, moves, trace, columns = scratch
+    words, alignment, prefix, reach, common = scratch[:5]
+    columns = scratch[7]
     cur, shifted, best = words[0], words[1], words[2]
     unknown = 0
     if m <= _WORD:
@@ -270,10 +294,7 @@ def ter_pair_edits(hyp, n, ref, m, masks, k, beam_width, scratch):
                 unknown += 1
     for p in range(n):
         cur[p] = hyp[p]
-    edits = pruned_alignment_errors(
-        cur, n, ref, m, beam_width, columns[0], columns[1], moves, trace,
-        alignment[0], alignment[1], alignment[2],
-    )  # fmt: skip
+    edits = _align(cur, n, ref, m, masks, k, unknown, beam_width, scratch)
     shifts = 0
     while True:
         found = _best_shift(
@@ -286,10 +307,7 @@ def ter_pair_edits(hyp, n, ref, m, masks, k, beam_width, scratch):
             cur[p] = best[p]
         edits = found
         shifts += 1
-        pruned_alignment_errors(
-            cur, n, ref, m, beam_width, columns[0], columns[1], moves, trace,
-            alignment[0], alignment[1], alignment[2],
-        )  # fmt: skip
+        _align(cur, n, ref, m, masks, k, unknown, beam_width, scratch)
 
 
 @njit(cache=True, nogil=True)
@@ -307,6 +325,7 @@ def _scratch(longest_hyp, longest_ref):
         np.zeros((n + 1, m + 1), dtype=np.int8),  # moves of the alignment
         np.zeros(n + m, dtype=np.int8),  # trace
         np.zeros((2, m + 1), dtype=np.int32),  # two columns of the programme
+        np.zeros((2, n + 1), dtype=np.uint64),  # bit-parallel columns
     )
 
 

@@ -22,13 +22,18 @@ uses it.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
+
+from scoring.batch.kernels_lcs import _popcount as popcount
 
 # TERCOM's "infinity" for the best cost of an empty column, and an unset cell.
 _INFINITY = 999999
 _UNSET = -1
 # Moves of the trace (moves[j, i] for hypothesis column j, reference row i).
 MATCH, SUBSTITUTION, INSERTION, DELETION = 1, 2, 3, 4
+_WORD = 64
+_ONE = np.uint64(1)
 
 
 @njit(cache=True, nogil=True)
@@ -208,6 +213,14 @@ def pruned_alignment_errors(
         else:
             i -= 1
             j -= 1
+    _read_trace(trace, length, hyp_error, ref_error, ref_to_hyp)
+    return cost
+
+
+@njit(cache=True, nogil=True)
+def _read_trace(trace, length, hyp_error, ref_error, ref_to_hyp):
+    """Error flags and alignment from a trace stored last move first
+    (:func:`scoring.metrics.ter.shifts._alignment_errors`)."""
     h = -1
     r = -1
     for step in range(length - 1, -1, -1):
@@ -226,4 +239,103 @@ def pruned_alignment_errors(
             hyp_error[h] = wrong
             ref_error[r] = wrong
             ref_to_hyp[r] = h
-    return cost
+
+
+@njit(cache=True, nogil=True)
+def _cell(plus, minus, j, i):
+    """D[i][j] of the unpruned programme from column j's vertical
+    differences (D[0][j] = j), as ``alignment._column_cost``."""
+    if i == 0:
+        return j
+    below = ~np.uint64(0) if i == _WORD else (np.uint64(1) << np.uint64(i)) - _ONE
+    return j + popcount(plus & below) - popcount(minus & below)
+
+
+@njit(cache=True, nogil=True)
+def bit_alignment_errors(
+    hyp,
+    n,
+    ref,
+    m,
+    masks,
+    k,
+    unknown,
+    beam_width,
+    pruned_scratch,
+    bit_columns,
+    trace,
+    hyp_error,
+    ref_error,
+    ref_to_hyp,
+):
+    """:func:`pruned_alignment_errors` for a reference of at most 64 words,
+    as :func:`scoring.metrics.ter.alignment.beam_alignment` computes it: the
+    unpruned programme bit-parallel (``masks[k]``, as
+    :func:`scoring.batch.kernels_edit._myers`) and its trace read back with
+    TERCOM's tie-breaking when the distance proves the pruning harmless
+    (distance - ``unknown`` <= beam_width - 1), the pruned programme
+    otherwise.
+
+    ``pruned_scratch``: (column, following, moves) of
+    :func:`pruned_alignment_errors`; ``bit_columns``: uint64 ``(2, n + 1)``.
+    """
+    full = ~np.uint64(0) if m == _WORD else (np.uint64(1) << np.uint64(m)) - _ONE
+    plus_of = bit_columns[0]
+    minus_of = bit_columns[1]
+    plus = full
+    minus = np.uint64(0)
+    plus_of[0] = plus
+    minus_of[0] = minus
+    for j in range(n):
+        word = hyp[j]
+        equal = masks[k, word] if word >= 0 else np.uint64(0)
+        vertical = equal | minus
+        horizontal = (((equal & plus) + plus) ^ plus) | equal
+        h_plus = ((minus | (full & ~(horizontal | plus))) << _ONE | _ONE) & full
+        h_minus = ((plus & horizontal) << _ONE) & full
+        plus = h_minus | (full & ~(vertical | h_plus))
+        minus = h_plus & vertical
+        plus_of[j + 1] = plus
+        minus_of[j + 1] = minus
+    distance = _cell(plus, minus, n, m)
+    if distance - unknown > beam_width - 1:
+        column, following, moves = pruned_scratch
+        return pruned_alignment_errors(
+            hyp, n, ref, m, beam_width, column, following, moves, trace,
+            hyp_error, ref_error, ref_to_hyp,
+        )  # fmt: skip
+    # Trace back from (m, n): diagonal first, then insertion, then deletion.
+    cost = distance
+    length = 0
+    i = m
+    j = n
+    while i > 0 or j > 0:
+        diagonal = 0
+        if i == 0:
+            move = INSERTION
+        elif j > 0:
+            diagonal = _cell(plus_of[j - 1], minus_of[j - 1], j - 1, i - 1)
+            if ref[i - 1] == hyp[j - 1] and diagonal == cost:
+                move = MATCH
+            elif ref[i - 1] != hyp[j - 1] and diagonal + 1 == cost:
+                move = SUBSTITUTION
+            elif _cell(plus_of[j - 1], minus_of[j - 1], j - 1, i) + 1 == cost:
+                move = INSERTION
+            else:
+                move = DELETION
+        else:
+            move = DELETION
+        trace[length] = move
+        length += 1
+        if move == INSERTION:
+            j -= 1
+            cost -= 1
+        elif move == DELETION:
+            i -= 1
+            cost -= 1
+        else:
+            i -= 1
+            j -= 1
+            cost = diagonal
+    _read_trace(trace, length, hyp_error, ref_error, ref_to_hyp)
+    return distance
