@@ -29,6 +29,8 @@ from numba import njit
 
 from scoring.batch.kernels_lcs import clear_local_ids, local_ids
 
+_WORD = 64
+
 
 @njit(cache=True, nogil=True)
 def _edit_distance(a, n, b, m, swap, before, previous, current):
@@ -116,6 +118,53 @@ def _replace_by_synonyms(
 
 
 @njit(cache=True, nogil=True)
+def _bit_parallel_distance(hyp, n, equal_masks, m, swap, local):
+    """Levenshtein or optimal-string-alignment distance of ``hyp[:n]`` and a
+    reference of ``1 <= m <= 64`` tokens given as one bit mask per local
+    token id (bit i: reference position i), after Hyyro (2003): one column
+    of the dynamic programme per hypothesis token, in a 64-bit word. Bits
+    above ``m - 1`` hold garbage that only ever moves upwards."""
+    one = np.uint64(1)
+    last = one << np.uint64(m - 1)
+    plus = ~np.uint64(0)
+    minus = np.uint64(0)
+    diagonal = np.uint64(0)
+    previous_equal = np.uint64(0)
+    score = m
+    for t in range(n):
+        v = local[hyp[t]]
+        equal = equal_masks[v] if v >= 0 else np.uint64(0)
+        extra = minus
+        if swap:
+            extra |= (((~diagonal) & equal) << one) & previous_equal
+        diagonal = (((equal & plus) + plus) ^ plus) | equal | extra
+        h_plus = minus | ~(diagonal | plus)
+        h_minus = diagonal & plus
+        if h_plus & last:
+            score += 1
+        elif h_minus & last:
+            score -= 1
+        h_plus = (h_plus << one) | one
+        h_minus = h_minus << one
+        plus = h_minus | ~(diagonal | h_plus)
+        minus = h_plus & diagonal
+        previous_equal = equal
+    return score
+
+
+@njit(cache=True, nogil=True)
+def _distance(hyp, n, ref, m, swap, equal_masks, local, before, previous, current):
+    """Distance of ``hyp[:n]`` and ``ref[:m]``, bit-parallel when it fits."""
+    if m == 0:
+        return n
+    if n == 0:
+        return m
+    if m <= _WORD:
+        return _bit_parallel_distance(hyp, n, equal_masks, m, swap, local)
+    return _edit_distance(hyp, n, ref, m, swap, before, previous, current)
+
+
+@njit(cache=True, nogil=True)
 def red_subset_features(
     hyp_tokens,
     hyp_offsets,
@@ -147,7 +196,7 @@ def red_subset_features(
     for r in range(ref_offsets.size - 1):
         longest = max(longest, ref_offsets[r + 1] - ref_offsets[r])
     hyp_kept = np.empty(longest, dtype=np.int32)
-    ref_kept = np.empty(longest, dtype=np.int32)
+    hyp_work = np.empty(longest, dtype=np.int32)
     candidates = np.empty(longest, dtype=np.int32)
     before = np.empty(longest + 1, dtype=np.int64)
     previous = np.empty(longest + 1, dtype=np.int64)
@@ -155,69 +204,80 @@ def red_subset_features(
     for g in range(group_hyps.size - 1):
         r0, r1 = group_refs[g], group_refs[g + 1]
         n_refs = r1 - r0
+        if n_refs == 0:
+            continue
         start, stop = ref_offsets[r0], ref_offsets[r1]
         n_local = max(local_ids(ref_tokens, start, stop, local), 1)
         in_ref = np.zeros(n_local, dtype=np.bool_)
-        # Keywords of each subset: in >= min(2, refs in the subset) of them.
-        keyword = np.zeros((n_subsets, n_local), dtype=np.bool_)
-        seen_in = np.zeros(n_local, dtype=np.int64)
-        mark = np.full(n_local, -1, dtype=np.int64)
-        for s in range(n_subsets):
-            seen_in[:] = 0
-            n_in = 0
-            for k in range(n_refs):
-                if (masks[s] >> k) & 1:
-                    n_in += 1
-                    for position in range(ref_offsets[r0 + k], ref_offsets[r0 + k + 1]):
-                        v = local[ref_tokens[position]]
-                        if mark[v] != s * n_refs + k:
-                            mark[v] = s * n_refs + k
-                            seen_in[v] += 1
-            for v in range(n_local):
-                keyword[s, v] = seen_in[v] >= min(2, n_in)
+        keyword = _subset_keywords(
+            ref_tokens, ref_offsets, r0, n_refs, masks, local, n_local
+        )
+        # The kept tokens of every reference under every policy (and subset,
+        # for keyword policies) do not depend on the hypothesis: one "slot"
+        # each, with its bit masks when it fits a 64-bit word.
+        n_slots = n_policies * n_subsets * n_refs
+        slot_length = np.zeros(n_slots, dtype=np.int64)
+        slot_tokens = np.empty((n_slots, longest), dtype=np.int32)
+        slot_masks = np.zeros((n_slots, n_local), dtype=np.uint64)
+        for p in range(n_policies):
+            for s in range(n_subsets if policy_keywords[p] else 1):
+                for k in range(n_refs):
+                    if policy_keywords[p] and not (masks[s] >> k) & 1:
+                        continue
+                    slot = (p * n_subsets + s) * n_refs + k
+                    m = _kept(
+                        ref_tokens,
+                        ref_offsets[r0 + k],
+                        ref_offsets[r0 + k + 1],
+                        local,
+                        is_content,
+                        keyword[s],
+                        policy_content[p],
+                        policy_keywords[p],
+                        slot_tokens[slot],
+                    )
+                    slot_length[slot] = m
+                    if m <= _WORD:
+                        for i in range(m):
+                            v = local[slot_tokens[slot, i]]
+                            slot_masks[slot, v] |= np.uint64(1) << np.uint64(i)
         # Per-reference results of the policies without keywords.
         pair_plain = np.empty((n_policies, n_refs), dtype=np.float64)
         pair_swap = np.empty((n_policies, n_refs), dtype=np.float64)
         for h in range(group_hyps[g], group_hyps[g + 1]):
             h0, h1 = hyp_offsets[h], hyp_offsets[h + 1]
             for p in range(n_policies):
-                content = policy_content[p]
                 semantic = policy_semantic[p]
                 use_keywords = policy_keywords[p]
                 plain_column = policy_plain_column[p]
                 swap_column = policy_swap_column[p]
                 for s in range(n_subsets if use_keywords else 1):
+                    n = _kept(
+                        hyp_tokens,
+                        h0,
+                        h1,
+                        local,
+                        is_content,
+                        keyword[s],
+                        policy_content[p],
+                        use_keywords,
+                        hyp_kept,
+                    )
+                    first = True
                     for k in range(n_refs):
                         if use_keywords and not (masks[s] >> k) & 1:
                             continue
-                        kw = keyword[s]
-                        n = _kept(
-                            hyp_tokens,
-                            h0,
-                            h1,
-                            local,
-                            is_content,
-                            kw,
-                            content,
-                            use_keywords,
-                            hyp_kept,
-                        )
-                        m = _kept(
-                            ref_tokens,
-                            ref_offsets[r0 + k],
-                            ref_offsets[r0 + k + 1],
-                            local,
-                            is_content,
-                            kw,
-                            content,
-                            use_keywords,
-                            ref_kept,
-                        )
+                        slot = (p * n_subsets + s) * n_refs + k
+                        m = slot_length[slot]
+                        ref = slot_tokens[slot]
+                        hyp = hyp_kept
                         if semantic:
+                            hyp = hyp_work
+                            hyp[:n] = hyp_kept[:n]
                             _replace_by_synonyms(
-                                hyp_kept,
+                                hyp,
                                 n,
-                                ref_kept,
+                                ref,
                                 m,
                                 local,
                                 is_content,
@@ -229,24 +289,28 @@ def red_subset_features(
                         longer = max(n, m)
                         plain = swapped = 0.0
                         if longer > 0 and plain_column >= 0:
-                            distance = _edit_distance(
-                                hyp_kept,
+                            distance = _distance(
+                                hyp,
                                 n,
-                                ref_kept,
+                                ref,
                                 m,
                                 False,
+                                slot_masks[slot],
+                                local,
                                 before,
                                 previous,
                                 current,
                             )
                             plain = float(distance) / float(longer)
                         if longer > 0 and swap_column >= 0:
-                            distance = _edit_distance(
-                                hyp_kept,
+                            distance = _distance(
+                                hyp,
                                 n,
-                                ref_kept,
+                                ref,
                                 m,
                                 True,
+                                slot_masks[slot],
+                                local,
                                 before,
                                 previous,
                                 current,
@@ -256,11 +320,6 @@ def red_subset_features(
                             pair_plain[p, k] = plain
                             pair_swap[p, k] = swapped
                             continue
-                        first = True
-                        for k2 in range(k):
-                            if (masks[s] >> k2) & 1:
-                                first = False
-                                break
                         if plain_column >= 0 and (
                             first or plain < out[h, s, plain_column]
                         ):
@@ -269,21 +328,53 @@ def red_subset_features(
                             first or swapped < out[h, s, swap_column]
                         ):
                             out[h, s, swap_column] = swapped
-                if use_keywords:
-                    continue
-                for s in range(n_subsets):
-                    first = True
-                    for k in range(n_refs):
-                        if not (masks[s] >> k) & 1:
-                            continue
-                        if plain_column >= 0 and (
-                            first or pair_plain[p, k] < out[h, s, plain_column]
-                        ):
-                            out[h, s, plain_column] = pair_plain[p, k]
-                        if swap_column >= 0 and (
-                            first or pair_swap[p, k] < out[h, s, swap_column]
-                        ):
-                            out[h, s, swap_column] = pair_swap[p, k]
                         first = False
+                if not use_keywords:
+                    _reduce_over_subsets(
+                        out, h, masks, n_refs, pair_plain[p], plain_column
+                    )
+                    _reduce_over_subsets(
+                        out, h, masks, n_refs, pair_swap[p], swap_column
+                    )
         clear_local_ids(ref_tokens, start, stop, local)
     return out
+
+
+@njit(cache=True, nogil=True)
+def _subset_keywords(ref_tokens, ref_offsets, r0, n_refs, masks, local, n_local):
+    """``keyword[s, v]``: local token v is in at least min(2, references in
+    subset s) of the subset's references: ``(S, n_local)`` bool."""
+    n_subsets = masks.size
+    keyword = np.zeros((max(n_subsets, 1), n_local), dtype=np.bool_)
+    seen_in = np.zeros(n_local, dtype=np.int64)
+    mark = np.full(n_local, -1, dtype=np.int64)
+    for s in range(n_subsets):
+        seen_in[:] = 0
+        n_in = 0
+        for k in range(n_refs):
+            if (masks[s] >> k) & 1:
+                n_in += 1
+                for position in range(ref_offsets[r0 + k], ref_offsets[r0 + k + 1]):
+                    v = local[ref_tokens[position]]
+                    if mark[v] != s * n_refs + k:
+                        mark[v] = s * n_refs + k
+                        seen_in[v] += 1
+        for v in range(n_local):
+            keyword[s, v] = seen_in[v] >= min(2, n_in)
+    return keyword
+
+
+@njit(cache=True, nogil=True)
+def _reduce_over_subsets(out, h, masks, n_refs, per_reference, column):
+    """``out[h, s, column]`` = the smallest ``per_reference[k]`` over the
+    references k of each subset s (nothing when ``column`` < 0)."""
+    if column < 0:
+        return
+    for s in range(masks.size):
+        first = True
+        for k in range(n_refs):
+            if not (masks[s] >> k) & 1:
+                continue
+            if first or per_reference[k] < out[h, s, column]:
+                out[h, s, column] = per_reference[k]
+            first = False

@@ -16,8 +16,10 @@ import pytest
 from scoring import MetricError, get_metric
 from scoring.batch.engine import supports, token_view
 from scoring.batch.grid import grid_from_texts
+from scoring.batch.kernels_red import _distance
 from scoring.batch.red_family import RedFamily, red_token_view
 from scoring.batch.subsets import ALL_REFERENCES, jackknife_masks
+from scoring.metrics.red.edit_distance import edit_distances
 from scoring.metrics.red.metric import RED
 from scoring.metrics.red.semantic import load_synonyms
 from scoring.orange.dispatch import on_engine, orange_for_metric
@@ -192,3 +194,32 @@ def test_orange_through_the_engine_equals_the_per_pair_orange(
     batch = orange_for_metric(*args, sentence_ids=data.sentence_ids)
     per_pair = orange_for_metric(*args, sentence_ids=data.sentence_ids, per_pair=True)
     assert batch.to_dict() == per_pair.to_dict()
+
+
+@pytest.mark.parametrize("swap", [False, True], ids=["levenshtein", "swap"])
+def test_the_compiled_distances_equal_the_numpy_ones(swap):
+    # Bit-parallel up to 64 reference tokens, the plain programme beyond.
+    rng = np.random.default_rng(7)
+    firsts, seconds = [], []
+    for _ in range(400):
+        alphabet = int(rng.integers(1, 6))
+        firsts.append(rng.integers(0, alphabet, int(rng.integers(0, 80))))
+        seconds.append(rng.integers(0, alphabet, int(rng.integers(0, 80))))
+    expected = edit_distances(firsts, seconds, swap=swap)
+    local = np.arange(6, dtype=np.int32)
+    rows = [np.empty(81, dtype=np.int64) for _ in range(3)]
+    for first, second, distance in zip(firsts, seconds, expected):
+        masks = np.zeros(6, dtype=np.uint64)
+        for i, token in enumerate(second[:64].tolist()):
+            masks[token] |= np.uint64(1) << np.uint64(i)
+        ours = _distance(
+            first.astype(np.int32),
+            len(first),
+            second.astype(np.int32),
+            len(second),
+            swap,
+            masks,
+            local,
+            *rows,
+        )
+        assert ours == distance, (first, second)
