@@ -15,19 +15,20 @@ batch engine supports (BLEU/BLEUS, NIST, WER, PER, ROUGE) are scored by it
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
+
+import numpy as np
 
 from scoring.errors import InputFileError
+from scoring.orange.candidate_texts import SentenceTexts
 from scoring.orange.comparison import (
     OrangeComparison,
     compare_metrics,
     normalised_ranks,
 )
 from scoring.orange.curve_step import auto_curve_step
-from scoring.orange.nbest import NBestList, open_nbest
 from scoring.orange.options import OrangeOptions
 from scoring.orange.prepare import prepare_metrics
 from scoring.orange.ranking import (
@@ -36,9 +37,20 @@ from scoring.orange.ranking import (
     merge_rankings,
     summarise,
 )
+from scoring.orange.report_json import (
+    DEFAULT_ABOVE_REFERENCE_LIMIT,
+    AboveReferenceLimit,
+    TextLookup,
+    orange_json,
+    parse_above_reference_limit,
+    write_orange_json,
+)
 from scoring.registry import get_metric
 from scoring.textfiles import check_same_length, read_segments
 from scoring.tokenizers import list_tokenizers
+
+if TYPE_CHECKING:
+    from scoring.orange.nbest_stream import NBestWords
 
 
 def add_orange_parser(commands: argparse._SubParsersAction) -> None:
@@ -81,6 +93,15 @@ def add_orange_parser(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", type=int, default=1, help="seed of the bootstrap")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument(
+        "--above-reference",
+        type=_limit_argument,
+        default=DEFAULT_ABOVE_REFERENCE_LIMIT,
+        metavar="K|all|none",
+        help="with --json: list each sentence's K best candidates ranked above "
+        "the references per metric (default 10), 'all' of them, or 'none' "
+        "(counts only); their texts appear once",
+    )
+    parser.add_argument(
         "--paired-test",
         action="store_true",
         help="mark the best metric and those statistically equivalent to it "
@@ -93,10 +114,20 @@ def add_orange_parser(commands: argparse._SubParsersAction) -> None:
     )
 
 
+def _limit_argument(value: str) -> AboveReferenceLimit:
+    try:
+        return parse_above_reference_limit(value)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 class OrangeResults(dict):
-    """Results keyed by spec, and the paired test between them when asked."""
+    """Results keyed by spec, the paired test between them when asked, and
+    what the JSON needs: the candidates' texts and how many to list."""
 
     comparison: OrangeComparison | None = None
+    text_of: TextLookup | None = None
+    above_reference_limit: AboveReferenceLimit = DEFAULT_ABOVE_REFERENCE_LIMIT
 
 
 def run_orange(arguments: argparse.Namespace) -> OrangeResults:
@@ -115,19 +146,25 @@ def run_orange(arguments: argparse.Namespace) -> OrangeResults:
     streams = [read_segments(path) for path in arguments.refs]
     for path, stream in zip(arguments.refs[1:], streams[1:]):
         check_same_length(arguments.refs[0], streams[0], path, stream)
-    nbest = NBestList.from_entries(open_nbest(arguments.nbest))
-    last = nbest.sentence_ids[-1] if nbest.sentence_ids else -1
+    # Compiled kernels (the reader's and the engine's): loaded on use.
+    from scoring.batch.engine import token_view
+    from scoring.orange.nbest_stream import read_nbest_words
+    from scoring.orange.token_views import pretokenized_source
+
+    nbest = read_nbest_words(arguments.nbest)
+    sentence_ids = nbest.sentence_ids.tolist()
+    last = sentence_ids[-1] if sentence_ids else -1
     if last >= len(streams[0]):
         raise InputFileError(
             f"{arguments.nbest}: sentence id {last} needs line {last + 1} of the "
             f"references, but {arguments.refs[0]} has {len(streams[0])} lines",
             arguments.nbest,
         )
-    references = [tuple(stream[i] for stream in streams) for i in nbest.sentence_ids]
+    references = [tuple(stream[i] for stream in streams) for i in sentence_ids]
     # NIST's weights from every line of every reference file (the test set),
     # not only the sentences the n-best list covers.
     metrics = prepare_metrics(metrics, list(zip(*streams)))
-    longest = max((len(c) for c in nbest.candidates), default=1)
+    longest = int(np.diff(nbest.sentence_offsets).max(initial=1))
     options = OrangeOptions(
         all_references=arguments.all_refs,
         curve_step=(
@@ -140,32 +177,57 @@ def run_orange(arguments: argparse.Namespace) -> OrangeResults:
     )
     from scoring.orange.dispatch import orange_metrics  # compiled kernels: load on use
 
+    candidates = SentenceTexts(nbest.texts, nbest.sentence_offsets)
     if getattr(arguments, "paired_test", False):
-        return _with_paired_test(metrics, nbest, references, options, arguments)
-    return OrangeResults(
-        orange_metrics(
-            metrics,
-            nbest.candidates,
-            references,
-            options,
-            sentence_ids=nbest.sentence_ids,
-            per_pair=arguments.per_pair,
-            progress=_progress_printer(),
+        results = _with_paired_test(
+            metrics, candidates, sentence_ids, references, options, arguments
         )
+    else:
+        results = OrangeResults(
+            orange_metrics(
+                metrics,
+                candidates,
+                references,
+                options,
+                sentence_ids=sentence_ids,
+                per_pair=arguments.per_pair,
+                progress=_progress_printer(),
+                engine_source=lambda chosen: pretokenized_source(
+                    nbest, references, [token_view(metric) for metric in chosen]
+                ),
+            )
+        )
+    results.text_of = _text_lookup(nbest)
+    results.above_reference_limit = getattr(
+        arguments, "above_reference", DEFAULT_ABOVE_REFERENCE_LIMIT
     )
+    return results
+
+
+def _text_lookup(nbest: NBestWords):
+    """(sentence id, candidate index) -> the candidate's text."""
+    first_candidate = dict(
+        zip(nbest.sentence_ids.tolist(), nbest.sentence_offsets.tolist())
+    )
+
+    def text_of(sentence_id: int, index: int) -> str:
+        return nbest.texts[first_candidate[sentence_id] + index]
+
+    return text_of
 
 
 # Sentences ranked at once on the paired-test path (as a web job's chunks).
 PAIRED_TEST_CHUNK = 64
 
 
-def _with_paired_test(metrics, nbest, references, options, arguments) -> OrangeResults:
+def _with_paired_test(
+    metrics, candidates, ids, references, options, arguments
+) -> OrangeResults:
     """Every metric ranked chunk by chunk of sentences (all metrics per chunk,
     as the web's workers do), merged, summarised and compared: the per-sentence
     ranks the paired test needs are kept, which the summaries drop."""
     from scoring.orange.dispatch import rank_chunk_metrics
 
-    candidates, ids = nbest.candidates, list(nbest.sentence_ids)
     curve_n = curve_points(max(len(c) for c in candidates), options.curve_step)
     report = _progress_printer()
     parts = []
@@ -221,15 +283,23 @@ def _progress_printer():
 def print_orange(results: dict[str, OrangeResult], as_json: bool, out: TextIO) -> None:
     comparison = getattr(results, "comparison", None)
     if as_json:
-        data = {}
-        for spec, result in results.items():
-            entry = result.to_dict()
-            del entry["metric"]
-            if comparison is not None:
-                entry["paired_test"] = _paired_entry(comparison, spec)
-            data[spec] = entry
-        json.dump(data, out, ensure_ascii=False, indent=2)
-        out.write("\n")
+        extra = (
+            None
+            if comparison is None
+            else {
+                spec: {"paired_test": _paired_entry(comparison, spec)}
+                for spec in results
+            }
+        )
+        data = orange_json(
+            results,
+            getattr(results, "text_of", None),
+            limit=getattr(
+                results, "above_reference_limit", DEFAULT_ABOVE_REFERENCE_LIMIT
+            ),
+            extra=extra,
+        )
+        write_orange_json(data, out)
         return
     width = max(len("Method"), *(len(spec) for spec in results))
     header = (

@@ -56,3 +56,24 @@ class CandidateTexts:
     def slice(self, start: int, stop: int) -> list[str]:
         """Texts of candidates ``start..stop-1``."""
         return [self[c] for c in range(start, stop)]
+
+
+class SentenceTexts(Sequence):
+    """``texts[i]``: the candidate texts of the i-th sentence (a tuple),
+    decoded when asked; what the per-pair path reads as n-best lists."""
+
+    def __init__(self, texts: CandidateTexts, sentence_offsets: np.ndarray) -> None:
+        self._texts = texts
+        self._offsets = sentence_offsets.tolist()
+
+    def __len__(self) -> int:
+        return len(self._offsets) - 1
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        return tuple(self._texts.slice(self._offsets[i], self._offsets[i + 1]))

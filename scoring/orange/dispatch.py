@@ -29,6 +29,7 @@ from scoring.batch.engine import supports
 from scoring.errors import MetricError
 from scoring.orange.batched import (
     DEFAULT_CHUNK_CANDIDATES,
+    Source,
     orange_batch,
     rank_chunk_batched,
 )
@@ -159,10 +160,14 @@ def orange_metrics(
     sentence_ids: Sequence[int] | None = None,
     per_pair: bool = False,
     progress: Callable[[str, float], None] | None = None,
+    engine_source: Callable[[Sequence[Metric]], Source] | None = None,
 ) -> dict[str, OrangeResult]:
     """ORANGE of every metric (keyed by name, in the given order): the
     engine's metrics together on threads, the others one by one, pair by
-    pair. ``progress(label, fraction)``."""
+    pair. ``progress(label, fraction)``. ``engine_source(engine metrics)``
+    gives the engine its token ids when the caller has them ready (e.g.
+    :func:`scoring.orange.token_views.pretokenized_source`); by default the
+    texts are tokenised chunk by chunk."""
     _check_lengths(candidates, references)
     metrics = prepare_metrics(metrics, references)
     engine = {n: m for n, m in metrics.items() if on_engine(m, per_pair)}
@@ -172,7 +177,9 @@ def orange_metrics(
         results.update(
             orange_batch(
                 engine,
-                TextSource(candidates, references),
+                TextSource(candidates, references)
+                if engine_source is None
+                else engine_source(list(engine.values())),
                 options,
                 sentence_ids=sentence_ids,
                 progress=report,

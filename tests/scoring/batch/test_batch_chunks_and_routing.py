@@ -140,7 +140,7 @@ def test_the_command_line_gives_the_same_json_with_and_without_the_engine(regres
     metrics = ["--metric", "rouge-w:w=1.2", "--metric", "chrf", "--metric", "bleus:n=4"]
     engine = run_cli(*metrics)
     per_pair = run_cli(*metrics, "--per-pair")
-    assert list(engine) == ["rouge-w:w=1.2", "chrf", "bleus:n=4"]
+    assert list(engine["metrics"]) == ["rouge-w:w=1.2", "chrf", "bleus:n=4"]
     assert engine == per_pair
 
 

@@ -61,8 +61,8 @@ def test_its_json_is_keyed_by_the_metric_names_as_given(moses_args):
         "20",
     )
     data = json.loads(completed.stdout)
-    assert list(data) == ["bleu:n=2"]
-    entry = data["bleu:n=2"]
+    assert list(data["metrics"]) == ["bleu:n=2"]
+    entry = data["metrics"]["bleu:n=2"]
     for key in (
         "orange",
         "avg_rank",
@@ -139,10 +139,10 @@ def _metric_args():
 
 def test_the_paired_test_keeps_the_numbers_and_marks_one_best(toy_args):
     common = [*toy_args, *_metric_args(), "--bootstrap", "200", "--seed", "3"]
-    plain = json.loads(run(*common, "--json").stdout)
+    plain = json.loads(run(*common, "--json").stdout)["metrics"]
     completed = run(*common, "--json", "--paired-test")
     assert completed.returncode == 0, completed.stderr
-    tested = json.loads(completed.stdout)
+    tested = json.loads(completed.stdout)["metrics"]
     assert list(tested) == METRICS
     for spec in METRICS:
         entry = dict(tested[spec])
@@ -181,9 +181,9 @@ def test_the_table_gets_a_paired_test_column(toy_args):
 
 def test_the_curve_step_adapts_to_n_unless_given(toy_args):
     auto = json.loads(run(*toy_args, "--bootstrap", "0", "--json").stdout)
-    assert [n for n, _ in auto["bleu"]["curve"]] == [1, 2, 3]  # every size, N = 3
+    assert [n for n, _ in auto["metrics"]["bleu"]["curve"]] == [1, 2, 3]  # N = 3
     fixed = json.loads(
         run(*toy_args, "--bootstrap", "0", "--json", "--curve-step", "64").stdout
     )
-    assert [n for n, _ in fixed["bleu"]["curve"]] == [1, 3]
+    assert [n for n, _ in fixed["metrics"]["bleu"]["curve"]] == [1, 3]
     assert run(*toy_args, "--curve-step", "0").returncode != 0

@@ -1,0 +1,156 @@
+"""The JSON of an ORANGE run, shared by ``python -m scoring orange --json``
+and the web API (``GET /api/v1/orange/{id}``), so both print the same object.
+
+At paper scale (872 x 1024-best, 34 metrics) listing every candidate ranked
+above the references, with its text, for every metric gave hundreds of MB.
+So a metric's ``above_reference`` lists, per sentence, the oracle score, how
+many candidates were ranked above the references (``n_above``) and the K
+best of them as ``[candidate index, score]`` pairs (index 0-based in the
+system's n-best order, best first, ties in n-best order); the texts of all
+listed candidates appear once, in ``candidate_texts`` keyed by sentence id
+and candidate index (both as strings, JSON keys being strings)::
+
+    {"metrics": {"bleus:n=4": {"orange": 3.73, "avg_rank": 38.2, ...,
+        "n_sentences_above": 2, "n_candidates_above": 3,
+        "above_reference": [
+          {"sentence": 0, "oracle_score": 0.31, "n_above": 2,
+           "candidates": [[12, 0.45], [3, 0.41]]},
+          {"sentence": 1, "oracle_score": 0.52, "n_above": 0, "candidates": []}]}},
+     "above_reference_limit": 10,
+     "candidate_texts": {"0": {"3": "a text", "12": "another"}}}
+
+``limit`` is K >= 0, ``"all"`` (every candidate above), or ``"none"`` (no
+``above_reference`` lists and no texts; the counts stay). NaN (no
+bootstrap) is written as ``null``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Mapping
+from typing import Any, TextIO
+
+from scoring.orange.ranking import OrangeResult
+
+DEFAULT_ABOVE_REFERENCE_LIMIT = 10
+AboveReferenceLimit = int | str  # K >= 0, "all" or "none"
+# (sentence id, candidate index) -> its text
+TextLookup = Callable[[int, int], str]
+
+
+def parse_above_reference_limit(value: str) -> AboveReferenceLimit:
+    """``"10"`` -> 10, ``"all"``, ``"none"``; anything else is a ValueError."""
+    word = value.strip().lower()
+    if word in ("all", "none"):
+        return word
+    if word.isdigit() and word.isascii():
+        return int(word)
+    raise ValueError(
+        f"--above-reference: {value!r} is neither a number of candidates "
+        "per sentence (0, 1, 2, ...) nor 'all' or 'none'"
+    )
+
+
+def _best_first(candidates: list[dict[str, Any]], oracle: float) -> list[list]:
+    """``[index, score]`` pairs, best first, ties in n-best order. Every
+    candidate listed is better than the oracle score, so its side of the
+    oracle tells which way is better."""
+    pairs = [[int(c["index"]), float(c["score"])] for c in candidates]
+    if pairs and pairs[0][1] < oracle:  # lower is better
+        pairs.sort(key=lambda pair: (pair[1], pair[0]))
+    else:
+        pairs.sort(key=lambda pair: (-pair[1], pair[0]))
+    return pairs
+
+
+def _finite(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def metric_entry(
+    result: OrangeResult, limit: AboveReferenceLimit
+) -> tuple[dict[str, Any], list[tuple[int, int]]]:
+    """One metric's object and the (sentence id, candidate index) it lists."""
+    entry = {
+        key: _finite(value)
+        for key, value in result.to_dict().items()
+        if key not in ("metric", "above_reference")
+    }
+    above = result.above_reference
+    entry["n_sentences_above"] = sum(1 for item in above if item["candidates"])
+    entry["n_candidates_above"] = sum(len(item["candidates"]) for item in above)
+    listed: list[tuple[int, int]] = []
+    if limit == "none":
+        return entry, listed
+    sentences = []
+    for item in above:
+        sentence, oracle = int(item["sentence"]), float(item["oracle_score"])
+        pairs = _best_first(item["candidates"], oracle)
+        if limit != "all":
+            pairs = pairs[: int(limit)]
+        listed.extend((sentence, index) for index, _ in pairs)
+        sentences.append(
+            {
+                "sentence": sentence,
+                "oracle_score": _finite(oracle),
+                "n_above": len(item["candidates"]),
+                "candidates": pairs,
+            }
+        )
+    entry["above_reference"] = sentences
+    return entry, listed
+
+
+def orange_json(
+    results: Mapping[str, OrangeResult],
+    text_of: TextLookup | None,
+    *,
+    limit: AboveReferenceLimit = DEFAULT_ABOVE_REFERENCE_LIMIT,
+    extra: Mapping[str, Mapping[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """The object described in the module docstring. ``extra[spec]`` is
+    merged into that metric's entry (e.g. the paired test); ``text_of`` may
+    be ``None`` only with ``limit="none"``."""
+    metrics: dict[str, Any] = {}
+    wanted: set[tuple[int, int]] = set()
+    for spec, result in results.items():
+        entry, listed = metric_entry(result, limit)
+        if extra and spec in extra:
+            entry.update(extra[spec])
+        metrics[spec] = entry
+        wanted.update(listed)
+    texts: dict[str, dict[str, str]] = {}
+    if wanted:
+        if text_of is None:
+            raise ValueError("candidate texts are needed to list candidates")
+        for sentence, index in sorted(wanted):
+            texts.setdefault(str(sentence), {})[str(index)] = text_of(sentence, index)
+    return {
+        "metrics": metrics,
+        "above_reference_limit": limit,
+        "candidate_texts": texts,
+    }
+
+
+def write_orange_json(data: Mapping[str, Any], out: TextIO) -> None:
+    """Compact JSON, one line per metric and per top-level key (a paper-scale
+    run stays a few MB and still reads line by line)."""
+    out.write('{"metrics": {')
+    for position, (spec, entry) in enumerate(data["metrics"].items()):
+        out.write(",\n" if position else "\n")
+        out.write(f"{json.dumps(spec, ensure_ascii=False)}: ")
+        out.write(_compact(entry))
+    out.write("\n}")
+    for key, value in data.items():
+        if key != "metrics":
+            out.write(f",\n{json.dumps(key)}: {_compact(value)}")
+    out.write("}\n")
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(
+        value, ensure_ascii=False, separators=(", ", ": "), allow_nan=False
+    )
