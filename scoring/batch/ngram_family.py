@@ -13,7 +13,7 @@ brevity penalties are the metric's code, not a copy.
 NIST's information weights are those the per-pair path gets. A NIST bound
 to a reference corpus's weights (ORANGE binds the test set's,
 :func:`scoring.orange.prepare.prepare_metrics`) looks each reference n-gram
-up in that table (:func:`reference_ngram_weights`, then
+up in that table (:mod:`scoring.batch.nist_fixed_weights`, then
 :func:`scoring.batch.kernels_nist.nist_fixed_information`). An unbound NIST
 computes them, as its ``_statistics`` does, from all references of the
 scored corpus, which for one sentence scored against a subset are that
@@ -31,6 +31,7 @@ import numpy as np
 from scoring.batch.grid import PairGrid
 from scoring.batch.kernels_ngram import clipped_subset_matches, nist_subset_information
 from scoring.batch.kernels_nist import nist_fixed_information
+from scoring.batch.nist_fixed_weights import reference_ngram_weights
 from scoring.batch.subsets import membership
 from scoring.metrics.ngram.bleu import BLEU, BLEUS
 from scoring.metrics.ngram.nist import NIST
@@ -120,35 +121,6 @@ class BleuFamily:
                 )
             )
         return results
-
-
-def reference_ngram_weights(
-    grid: PairGrid, weights: ReferenceWeights, max_order: int
-) -> np.ndarray:
-    """The fixed weight (bits) of the n-gram of each order starting at each
-    reference token of ``grid``: ``(len(grid.ref_tokens), max_order)``
-    float64, 0 where the n-gram would run past its reference's end.
-
-    Needs ``grid.vocabulary`` (ids back to tokens); raises
-    :class:`~scoring.errors.MetricError` for an n-gram the weights' corpus
-    lacks, as the per-pair code does.
-    """
-    vocabulary = grid.vocabulary
-    if grid.ref_tokens.size and not vocabulary:
-        raise ValueError("NIST with fixed weights needs the grid's vocabulary")
-    table = weights.as_mapping()
-    tokens = [vocabulary[i] for i in grid.ref_tokens.tolist()]
-    out = np.zeros((len(tokens), max_order), dtype=np.float64)
-    offsets = grid.ref_offsets.tolist()
-    for start, stop in zip(offsets[:-1], offsets[1:]):
-        for position in range(start, stop):
-            for order in range(1, min(max_order, stop - position) + 1):
-                ngram = tuple(tokens[position : position + order])
-                value = table.get(ngram)
-                if value is None:
-                    value = weights.weight(ngram)  # raises MetricError
-                out[position, order - 1] = value
-    return out
 
 
 class NistFamily:
