@@ -11,6 +11,12 @@ from mtdash.evaluation.models import ScoringJob, TestSet
 from mtdash.evaluation.services.leaderboard import Leaderboard
 from mtdash.evaluation.services.leaderboard_json import leaderboard_json
 from mtdash.orange.models import OrangeJob
+from mtdash.orange.services.artifacts import load_nbest_index, read_candidates
+from scoring.orange import (
+    DEFAULT_ABOVE_REFERENCE_LIMIT,
+    AboveReferenceLimit,
+    orange_json,
+)
 
 # ORANGE's own "merging" is running as far as a client polling a job cares.
 _API_STATUS = {OrangeJob.Status.MERGING: "running"}
@@ -68,16 +74,33 @@ def leaderboard(board: Leaderboard, p_values: bool = False) -> dict:
     return leaderboard_json(board, p_values=p_values)
 
 
-def orange_results(job: OrangeJob) -> dict:
-    """The object ``python -m scoring orange --json`` prints: keyed by metric
-    spec, each ``OrangeResult.to_dict()`` without ``metric``; NaN (no
-    bootstrap) becomes null, since JSON has no NaN."""
-    data = {}
-    for score in job.scores.order_by("position"):
-        entry = score.to_orange_result().to_dict()
-        del entry["metric"]
-        data[score.metric] = _json_safe(entry)
-    return data
+def orange_results(
+    job: OrangeJob, limit: AboveReferenceLimit = DEFAULT_ABOVE_REFERENCE_LIMIT
+) -> dict:
+    """The object ``python -m scoring orange --json --above-reference LIMIT``
+    prints (:func:`scoring.orange.orange_json`): per metric spec its figures
+    and the ``limit`` best candidates above the references per sentence;
+    their texts, read from the stored n-best list, once. NaN (no bootstrap)
+    becomes null, since JSON has no NaN."""
+    results = {
+        score.metric: score.to_orange_result()
+        for score in job.scores.order_by("position")
+    }
+    artifact = job.nbest.artifact
+    index = None
+    texts: dict[int, tuple[str, ...]] = {}
+
+    def text_of(sentence_id: int, candidate: int) -> str:
+        nonlocal index
+        if sentence_id not in texts:
+            index = index or load_nbest_index(artifact)
+            position = index.position_of(sentence_id)
+            texts[sentence_id] = read_candidates(
+                artifact, position, position + 1, index
+            )[1][0]
+        return texts[sentence_id][candidate]
+
+    return _json_safe(orange_json(results, text_of, limit=limit))
 
 
 def _json_safe(value):

@@ -24,6 +24,12 @@ from scoring.orange.ranking import (
     merge_rankings,
     summarise,
 )
+from scoring.orange.report_json import (
+    DEFAULT_ABOVE_REFERENCE_LIMIT,
+    AboveReferenceLimit,
+    orange_json,
+    parse_above_reference_limit,
+)
 from scoring.orange.review_stats import (
     SMALL_PORTION,
     ConfidenceVerdict,
@@ -59,6 +65,10 @@ __all__ = [
     "confidently_applicable",
     "wilson_interval",
     "auto_curve_step",
+    "DEFAULT_ABOVE_REFERENCE_LIMIT",
+    "AboveReferenceLimit",
+    "orange_json",
+    "parse_above_reference_limit",
 ]
 
 # The scoring entry points load the batch engine (Numba, ~0.2 s): only on use,

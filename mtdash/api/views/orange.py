@@ -25,6 +25,7 @@ from mtdash.orange.services.nbest_uploads import references_problem
 from mtdash.orange.services.orange_jobs import OrangeJobError, create_orange_job
 from mtdash.orange.services.review_report import review_report
 from mtdash.orange.services.reviews import ReviewError, create_review
+from scoring.orange import parse_above_reference_limit
 
 ERRORS = OpenApiResponse(serializers.ErrorsSerializer)
 # JSON fields of an ORANGE request -> the web form's fields (and defaults,
@@ -131,7 +132,9 @@ class OrangeJobDetail(APIView):
         responses={
             200: OpenApiResponse(
                 description="When the job succeeded: the object `python -m scoring "
-                "orange --json` prints, keyed by metric spec (NaN as null), with "
+                "orange --json --above-reference K` prints ({metrics: {spec: ...}, "
+                "above_reference_limit, candidate_texts}; NaN as null; "
+                "?above_reference=K|all|none, default 10), with "
                 "header X-Job-Status: succeeded. Otherwise the job's status object "
                 "(as GET /api/v1/jobs/{id}?kind=orange)."
             )
@@ -141,7 +144,13 @@ class OrangeJobDetail(APIView):
         job = scoped_or_404(orange_access.jobs_of(request.user), pk)
         state = representations.job_status(job)
         if job.status == OrangeJob.Status.SUCCEEDED:
-            response = Response(representations.orange_results(job))
+            try:
+                limit = parse_above_reference_limit(
+                    request.query_params.get("above_reference", "10")
+                )
+            except ValueError as refusal:
+                raise ApiError([error(str(refusal))]) from None
+            response = Response(representations.orange_results(job, limit))
         else:
             response = Response(state)
         response["X-Job-Status"] = state["status"]
