@@ -242,7 +242,7 @@ def _read_trace(trace, length, hyp_error, ref_error, ref_to_hyp):
 
 
 @njit(cache=True, nogil=True)
-def _cell(plus, minus, j, i):
+def cell_cost(plus, minus, j, i):
     """D[i][j] of the unpruned programme from column j's vertical
     differences (D[0][j] = j), as ``alignment._column_cost``."""
     if i == 0:
@@ -297,7 +297,7 @@ def bit_alignment_errors(
         minus = h_plus & vertical
         plus_of[j + 1] = plus
         minus_of[j + 1] = minus
-    distance = _cell(plus, minus, n, m)
+    distance = cell_cost(plus, minus, n, m)
     if distance - unknown > beam_width - 1:
         column, following, moves = pruned_scratch
         return pruned_alignment_errors(
@@ -314,12 +314,12 @@ def bit_alignment_errors(
         if i == 0:
             move = INSERTION
         elif j > 0:
-            diagonal = _cell(plus_of[j - 1], minus_of[j - 1], j - 1, i - 1)
+            diagonal = cell_cost(plus_of[j - 1], minus_of[j - 1], j - 1, i - 1)
             if ref[i - 1] == hyp[j - 1] and diagonal == cost:
                 move = MATCH
             elif ref[i - 1] != hyp[j - 1] and diagonal + 1 == cost:
                 move = SUBSTITUTION
-            elif _cell(plus_of[j - 1], minus_of[j - 1], j - 1, i) + 1 == cost:
+            elif cell_cost(plus_of[j - 1], minus_of[j - 1], j - 1, i) + 1 == cost:
                 move = INSERTION
             else:
                 move = DELETION

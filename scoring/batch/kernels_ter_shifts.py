@@ -1,0 +1,289 @@
+"""Compiled TERCOM shift search: one step of
+:func:`scoring.metrics.ter.shifts._best_shift` on local int32 word ids.
+
+How the per-pair code's pieces map here:
+
+- its table of reference n-gram start positions becomes, for each
+  hypothesis position s, the reference positions p holding the word
+  ``cur[s]`` (ascending, from a linked list built once per reference) with
+  ``run``: how many words (at most ``MAX_SHIFT_SIZE``) ``cur[s:]`` and
+  ``ref[p:]`` share from there. A block ``cur[s:s+L]`` occurs at p exactly
+  when ``run >= L``, and the positions come in the table's (ascending) order;
+- its buckets of candidates by block length are not built: for each length,
+  longest first, the candidates of that length are generated in the order
+  they were appended (start, then reference position, then offset), after
+  one pass per start has found how long a block the bucket-filling loop
+  reaches before it stops (``reach[s]``);
+- the edit cost of a shifted hypothesis: the unpruned distance first,
+  bit-parallel (references of up to 64 words) and resumed from the current
+  hypothesis's column where the shifted one starts to differ, then the
+  pruned programme only when a candidate could be kept and the distance
+  does not prove the pruning harmless, as
+  :class:`~scoring.metrics.ter.alignment.BeamEditCost` does.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from scoring.batch.kernels_ter_align import cell_cost, pruned_cost
+
+MAX_SHIFT_SIZE = 10  # scoring.metrics.ter.shifts.MAX_SHIFT_SIZE
+MAX_SHIFT_DIST = 50  # scoring.metrics.ter.shifts.MAX_SHIFT_DIST
+WORD = 64  # longest reference the bit-parallel distance takes
+_ONE = np.uint64(1)
+
+
+@njit(cache=True, nogil=True)
+def link_reference(ref, m, first_of, next_of):
+    """``first_of[word]``: first position of each word of ``ref[:m]``;
+    ``next_of[p]``: the next position holding ``ref[p]`` (-1: none).
+    ``first_of`` must be -1 for these words (:func:`unlink_reference`)."""
+    for p in range(m - 1, -1, -1):
+        word = ref[p]
+        next_of[p] = first_of[word]
+        first_of[word] = p
+
+
+@njit(cache=True, nogil=True)
+def unlink_reference(ref, m, first_of):
+    for p in range(m):
+        first_of[ref[p]] = -1
+
+
+@njit(cache=True, nogil=True)
+def _occurrences(cur, n, ref, m, first_of, next_of, starts, positions, runs):
+    """For each s: ``positions[starts[s]:starts[s + 1]]``, the reference
+    positions of ``cur[s]`` ascending, and ``runs``, the words shared from
+    there (capped at MAX_SHIFT_SIZE)."""
+    count = 0
+    for s in range(n):
+        starts[s] = count
+        word = cur[s]
+        p = first_of[word] if word >= 0 else -1
+        while p >= 0:
+            run = 1
+            while (
+                run < MAX_SHIFT_SIZE
+                and s + run < n
+                and p + run < m
+                and cur[s + run] == ref[p + run]
+            ):
+                run += 1
+            positions[count] = p
+            runs[count] = run
+            count += 1
+            p = next_of[p]
+    starts[n] = count
+
+
+@njit(cache=True, nogil=True)
+def _far(target, start, end):
+    """True when the hypothesis position ``target`` (aligned with a reference
+    occurrence of the block ``start..end``) is no destination for it."""
+    return (
+        target == start
+        or (start <= target and target <= end)
+        or target - start > MAX_SHIFT_DIST
+        or start - target > MAX_SHIFT_DIST
+    )
+
+
+@njit(cache=True, nogil=True)
+def _reaches(n, starts, positions, runs, ref_to_hyp, hyp_errors_before, reach):
+    """``reach[s]``: the longest block from s whose candidates the per-pair
+    ``candidate_shifts`` loop considers before it stops (0: none)."""
+    for s in range(n):
+        reach[s] = 0
+        legal_first = False
+        for index in range(starts[s], starts[s + 1]):
+            target = ref_to_hyp[positions[index]]
+            if (
+                target != s
+                and target - s <= MAX_SHIFT_DIST
+                and s - target - 1 <= MAX_SHIFT_DIST
+            ):
+                legal_first = True
+                break
+        if not legal_first:
+            continue
+        size = 1
+        while size <= MAX_SHIFT_SIZE and s + size <= n:
+            end = s + size - 1
+            occurs = False
+            extended = False
+            for index in range(starts[s], starts[s + 1]):
+                if runs[index] >= size:
+                    occurs = True
+                    if not _far(ref_to_hyp[positions[index]], s, end):
+                        extended = True
+                        break
+            if not occurs:
+                break
+            reach[s] = size
+            if hyp_errors_before[end + 1] - hyp_errors_before[s] == 0:
+                size += 1  # only correct words so far: try a longer block
+                continue
+            if not extended:
+                break
+            size += 1
+
+
+@njit(cache=True, nogil=True)
+def _cumulative(flags, length, out):
+    """``out[i]`` = number of set flags before position i (``length + 1``)."""
+    out[0] = 0
+    for i in range(length):
+        out[i + 1] = out[i] + flags[i]
+
+
+@njit(cache=True, nogil=True)
+def perform_shift(words, n, start, end, destination, out):
+    """``out[:n]`` = ``words[:n]`` with ``words[start..end]`` moved right after
+    ``words[destination]`` (-1: to the front), as
+    :func:`scoring.metrics.ter.shifts.perform_shift` (a destination inside the
+    block moves it right by ``destination - start`` words)."""
+    at = 0
+    if destination < start:
+        for p in range(destination + 1):
+            out[at] = words[p]
+            at += 1
+        for p in range(start, end + 1):
+            out[at] = words[p]
+            at += 1
+        for p in range(destination + 1, start):
+            out[at] = words[p]
+            at += 1
+        for p in range(end + 1, n):
+            out[at] = words[p]
+            at += 1
+        return
+    stop = destination if destination > end else end + destination - start
+    stop = min(stop, n - 1)
+    for p in range(start):
+        out[at] = words[p]
+        at += 1
+    for p in range(end + 1, stop + 1):
+        out[at] = words[p]
+        at += 1
+    for p in range(start, end + 1):
+        out[at] = words[p]
+        at += 1
+    for p in range(max(stop + 1, end + 1), n):
+        out[at] = words[p]
+        at += 1
+
+
+@njit(cache=True, nogil=True)
+def _distance_from(shifted, first, n, masks, k, m, plus, minus):
+    """Unpruned edit distance of ``shifted[:n]`` (Myers 1999, as
+    :func:`scoring.batch.kernels_edit._myers`), resumed at column ``first``
+    whose vertical differences are ``plus``/``minus``."""
+    full = ~np.uint64(0) if m == WORD else (_ONE << np.uint64(m)) - _ONE
+    last = _ONE << np.uint64(m - 1)
+    score = cell_cost(plus, minus, first, m)
+    for t in range(first, n):
+        word = shifted[t]
+        equal = masks[k, word] if word >= 0 else np.uint64(0)
+        vertical = equal | minus
+        horizontal = (((equal & plus) + plus) ^ plus) | equal
+        h_plus = minus | (full & ~(horizontal | plus))
+        h_minus = plus & horizontal
+        if h_plus & last:
+            score += 1
+        elif h_minus & last:
+            score -= 1
+        h_plus = ((h_plus << _ONE) | _ONE) & full
+        h_minus = (h_minus << _ONE) & full
+        plus = h_minus | (full & ~(vertical | h_plus))
+        minus = h_plus & vertical
+    return score
+
+
+@njit(cache=True, nogil=True)
+def best_shift(cur, n, ref, m, edits, masks, k, unknown, beam_width, work):
+    """The shift TERCOM keeps next (``scoring.metrics.ter.shifts._best_shift``):
+    its edit cost and the shifted hypothesis in ``best``; -1 when none.
+
+    ``work`` is :func:`scoring.batch.kernels_ter.scratch`'s tuple, with the
+    current alignment (error flags, reference-to-hypothesis positions) and,
+    for references of up to 64 words, the current hypothesis's bit columns.
+    """
+    words, alignment, prefix, reach = work[0], work[1], work[2], work[3]
+    starts, positions, runs = work[4], work[5], work[6]
+    columns, bit_columns, first_of, next_of = work[7], work[8], work[9], work[10]
+    shifted, best = words[1], words[2]
+    hyp_error, ref_error, ref_to_hyp = alignment[0], alignment[1], alignment[2]
+    hyp_errors_before, ref_errors_before = prefix[0], prefix[1]
+    _occurrences(cur, n, ref, m, first_of, next_of, starts, positions, runs)
+    _cumulative(hyp_error, n, hyp_errors_before)
+    _cumulative(ref_error, m, ref_errors_before)
+    _reaches(n, starts, positions, runs, ref_to_hyp, hyp_errors_before, reach)
+    best_edits = edits
+    shift_cost = 0  # cost of the kept shift: 0 until one is kept
+    # Block sizes longest first; a block of `size` words fixes at most
+    # 2 * size errors, so the search stops once the kept shift gains that
+    # much. (The per-pair code also visits an always empty bucket of
+    # MAX_SHIFT_SIZE + 1 words first; its stop test cannot fire there.)
+    for size in range(MAX_SHIFT_SIZE, 0, -1):
+        most_fixable = 2 * size
+        fixed = edits - (shift_cost + best_edits)
+        if fixed > most_fixable or (shift_cost == 1 and fixed == most_fixable):
+            break
+        for start in range(n):
+            if reach[start] < size:
+                continue
+            end = start + size - 1
+            if hyp_errors_before[end + 1] - hyp_errors_before[start] == 0:
+                continue  # a block of correct words only is no candidate
+            for index in range(starts[start], starts[start + 1]):
+                if runs[index] < size:
+                    continue
+                moveto = positions[index]
+                anchor = ref_to_hyp[moveto]
+                if _far(anchor, start, end):
+                    continue
+                if ref_errors_before[moveto + size] - ref_errors_before[moveto] == 0:
+                    continue  # would move onto correct reference words only
+                for offset in range(-1, size):
+                    if offset == -1 and moveto == 0:
+                        destination = -1
+                    else:
+                        destination = ref_to_hyp[moveto + offset]
+                        if destination == start or (
+                            offset != 0 and destination == anchor
+                        ):
+                            continue
+                    fixed = edits - (shift_cost + best_edits)
+                    if fixed > most_fixable or (
+                        shift_cost == 1 and fixed == most_fixable
+                    ):
+                        # Smaller blocks cannot do better either.
+                        return best_edits if shift_cost == 1 else -1
+                    perform_shift(cur, n, start, end, destination, shifted)
+                    # The cost, exact when below best_edits (else some number
+                    # >= best_edits), as BeamEditCost(shifted, below=...).
+                    if m <= WORD:
+                        first = min(start, destination + 1)
+                        cost = _distance_from(
+                            shifted, first, n, masks, k, m,
+                            bit_columns[0, first], bit_columns[1, first],
+                        )  # fmt: skip
+                        if cost < best_edits and cost - unknown > beam_width:
+                            cost = pruned_cost(
+                                shifted, n, ref, m, beam_width, columns[0],
+                                columns[1],
+                            )  # fmt: skip
+                    else:
+                        cost = pruned_cost(
+                            shifted, n, ref, m, beam_width, columns[0], columns[1]
+                        )
+                    # Kept when its gain is positive, or zero before any
+                    # shift is kept: exactly when it costs less than the best.
+                    if cost < best_edits:
+                        for p in range(n):
+                            best[p] = shifted[p]
+                        best_edits = cost
+                        shift_cost = 1
+    return best_edits if shift_cost == 1 else -1
