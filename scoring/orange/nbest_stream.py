@@ -218,9 +218,9 @@ def _scan_fast(first_line: int, data: bytes) -> _Block | None:
     )
 
 
-def _scanned_blocks(name: str, workers: int) -> Iterator[_Block]:
+def _scanned_blocks(name: str, workers: int, block_bytes: int) -> Iterator[_Block]:
     """Blocks in file order, scanned ``workers`` at a time."""
-    blocks = iter_line_blocks(name)
+    blocks = iter_line_blocks(name, block_bytes)
     if workers <= 1:
         for first_line, data in blocks:
             yield _scan(first_line, data, name)
@@ -262,13 +262,16 @@ def _check_order(
         raise order_error(name, int(numbers[i]), int(current[i]), int(before[i]))
 
 
-def read_nbest_words(path: str | os.PathLike[str], *, workers: int = 2) -> NBestWords:
-    """Read a whole n-best file into :class:`NBestWords` (see the module)."""
+def read_nbest_words(
+    path: str | os.PathLike[str], *, workers: int = 2, block_bytes: int = BLOCK_BYTES
+) -> NBestWords:
+    """Read a whole n-best file into :class:`NBestWords` (see the module);
+    ``workers`` threads scan blocks of about ``block_bytes``."""
     name = os.fspath(path)
     vocabulary: dict[str, int] = {}
     id_parts, line_parts, count_parts, word_parts, text_blocks = [], [], [], [], []
     previous_id: int | None = None
-    for block in _scanned_blocks(name, workers):
+    for block in _scanned_blocks(name, workers, block_bytes):
         if block.problem is not None:
             _raise_first_problem(block, name, previous_id)
         ids, numbers = block.sentence_ids, block.line_numbers
