@@ -8,10 +8,16 @@ only, would give other numbers than ``python -m scoring orange`` over the
 reference files, which counts every line.
 """
 
+import numpy as np
 import pytest
 
 from mtdash.orange.services.job_metrics import all_references_of, chunk_metrics
-from mtdash.orange.services.orange_jobs import create_orange_job, run_orange_chunk
+from mtdash.orange.services.orange_jobs import (
+    create_orange_job,
+    run_orange_chunk,
+    run_orange_job_now,
+)
+from mtdash.orange.services.reviews import create_review, item_view
 from scoring import get_metric
 from scoring.cli.main import build_parser
 from scoring.cli.orange import run_orange
@@ -87,3 +93,20 @@ def test_the_weights_are_not_those_of_the_n_best_lists_sentences_alone(
     assert whole.n_sentences == ranked_only.n_sentences == 16
     oracles = [item["oracle_score"] for item in whole.above_reference]
     assert oracles != [item["oracle_score"] for item in ranked_only.above_reference]
+
+
+def test_the_review_page_scores_the_references_with_the_jobs_weights(demo_world, owner):
+    # Each reference's jackknife score on the review page averages to the
+    # oracle score the job stored: the same test-set-wide weights.
+    _, nbest = demo_world
+    job = create_orange_job(nbest, owner, ["nist"], OPTIONS, queue=False)
+    job = run_orange_job_now(job)
+    review = create_review(job, "nist", 3, 1, owner)
+    oracles = {
+        int(sentence): oracle
+        for sentence, oracle, _ in job.scores.get().above_reference
+    }
+    for item in review.items.all():
+        scores = [reference.score for reference in item_view(item, owner).references]
+        assert len(scores) == 4
+        assert np.mean(scores) == pytest.approx(oracles[item.sentence_id], rel=1e-12)

@@ -18,9 +18,8 @@ from collections.abc import Sequence
 
 from mtdash.evaluation.models import ReferenceSegment, TestSet
 from mtdash.orange.models import OrangeJob
-from scoring import get_metric
-from scoring.base import Metric
-from scoring.orange.prepare import needs_test_set_references, prepare_metrics
+from scoring import Metric, get_metric
+from scoring.orange import needs_test_set_references, prepare_metrics
 
 
 def all_references_of(
@@ -41,11 +40,21 @@ def all_references_of(
     ]
 
 
-def chunk_metrics(job: OrangeJob) -> list[Metric]:
-    """The job's metrics in order, NIST bound to the weights of every
-    reference (of the job's reference sets) of its test set."""
-    metrics = [get_metric(spec) for spec in job.metrics]
+def bound_to_test_set(job: OrangeJob, metrics: list[Metric]) -> list[Metric]:
+    """``metrics`` with NIST bound to the weights of every reference (of the
+    job's reference sets) of the job's test set; others unchanged."""
     if any(needs_test_set_references(metric) for metric in metrics):
         references = all_references_of(job.nbest.test_set, job.reference_labels)
         metrics = prepare_metrics(metrics, references)
     return metrics
+
+
+def chunk_metrics(job: OrangeJob) -> list[Metric]:
+    """The job's metrics in order, as every chunk ranks with them."""
+    return bound_to_test_set(job, [get_metric(spec) for spec in job.metrics])
+
+
+def job_metric(job: OrangeJob, spec: str) -> Metric:
+    """One of the job's metrics as its chunks scored it (e.g. to show a
+    reference's jackknife score next to the stored oracle score)."""
+    return bound_to_test_set(job, [get_metric(spec)])[0]

@@ -23,7 +23,8 @@ from mtdash.orange.models import (
     OrangeScore,
 )
 from mtdash.orange.services.artifacts import load_nbest_index, read_nbest_entries
-from scoring import get_metric, get_tokenizer
+from mtdash.orange.services.job_metrics import job_metric
+from scoring import Metric, get_tokenizer
 from scoring.analysis.highlight import highlight_sentence
 
 MAX_SAMPLE = 2000
@@ -164,7 +165,9 @@ def item_view(item: OrangeReviewItem, user) -> ReviewItemView:
     marked = highlight_sentence(
         tokenize(entry.hypothesis), [tokenize(text) for _, text in references]
     )
-    reference_scores = _reference_scores(review.metric, [t for _, t in references])
+    reference_scores = _reference_scores(
+        job_metric(job, review.metric), [t for _, t in references]
+    )
     mark = item.marks.filter(reviewer=user).values_list("verdict", flat=True).first()
     return ReviewItemView(
         item=item,
@@ -186,11 +189,12 @@ def item_view(item: OrangeReviewItem, user) -> ReviewItemView:
     )
 
 
-def _reference_scores(spec: str, references: list[str]) -> list[float | None]:
-    """Each reference scored against the others (the jackknife of the oracle)."""
+def _reference_scores(metric: Metric, references: list[str]) -> list[float | None]:
+    """Each reference scored against the others (the jackknife of the oracle),
+    by ``metric`` as the job's chunks scored it (NIST with the test set's
+    weights)."""
     if len(references) < 2:
         return [None] * len(references)
-    metric = get_metric(spec)
     scores: list[float | None] = []
     for k, reference in enumerate(references):
         others = [r for j, r in enumerate(references) if j != k]
