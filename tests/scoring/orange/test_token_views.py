@@ -1,0 +1,127 @@
+"""Tokens derived once per distinct word equal each view's own tokens of the
+whole text, and ORANGE from them equals ORANGE from the texts, bit for bit."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scoring.batch.engine import token_view
+from scoring.orange.batched import orange_batch
+from scoring.orange.nbest import NBestList, open_nbest
+from scoring.orange.nbest_stream import read_nbest_words
+from scoring.orange.options import OrangeOptions
+from scoring.orange.prepare import prepare_metrics
+from scoring.orange.sources import TextSource
+from scoring.orange.token_views import pretokenized_source, splits_at_whitespace
+from scoring.registry import get_metric
+from scoring.textfiles import read_segments
+from tests.scoring.support.realdata import DATA_DIR
+
+SPECS = (
+    "bleus:n=4",
+    "bleu:lowercase=true",
+    "nist",
+    "wer",
+    "per:lowercase=true",
+    "rouge-l",
+    "rouge-w:w=1.2",
+    "rouge-s:d=4",
+    "rouge-l:lowercase=false,punct=true",
+    "rouge-l:stem=true",
+    "bleu:tokenize=intl",  # not split at whitespace: the exact per-text path
+)
+VIEWS = {token_view(get_metric(spec)) for spec in SPECS}
+TRICKY = [
+    "Hello, world! It costs $3.50.",
+    "a.b,c 1,000 1.5-2 5-6 well-known x. .y ,z z,",
+    "&quot;Quoted&quot; &amp;amp; &lt;tag&gt; &AMP; &QUOT;",
+    "<skipped> a<skipped>b <SKIPPED>",
+    "ΟΔΟΣ ΣΑΣ Σ ΑΣ.Β İstanbul ǅemal ẞ",
+    "tab\there\u2028line\u00a0nbsp\x1cfs end-\n",
+    "'' `` -- ... ,,, ..",
+    "",
+    "   ",
+    "x",
+    "the the the the",
+]
+
+
+@pytest.mark.parametrize(
+    "view", [v for v in VIEWS if splits_at_whitespace(v)], ids=repr
+)
+def test_split_views_tokenise_word_by_word(view):
+    for text in TRICKY:
+        by_word = [token for word in text.split() for token in view(word)]
+        assert by_word == list(view(text)), text
+
+
+ALPHABET = st.sampled_from(
+    list("aZ09.,-&;<>'\"$ ") + ["&quot;", "&amp;", "\u2028", "\u00a0", "Σ", "İ", "\t"]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(ALPHABET, max_size=30).map("".join))
+def test_split_views_tokenise_word_by_word_on_any_text(text):
+    for view in VIEWS:
+        if splits_at_whitespace(view):
+            by_word = [token for word in text.split() for token in view(word)]
+            assert by_word == list(view(text))
+
+
+def orange_both_ways(nbest_path, reference_paths, specs=SPECS):
+    streams = [read_segments(path) for path in reference_paths]
+    metrics = prepare_metrics(
+        {spec: get_metric(spec) for spec in specs}, list(zip(*streams))
+    )
+    words = read_nbest_words(nbest_path)
+    ids = words.sentence_ids.tolist()
+    references = [tuple(stream[i] for stream in streams) for i in ids]
+    options = OrangeOptions(curve_step=4, n_bootstrap=50)
+    source = pretokenized_source(
+        words, references, [token_view(m) for m in metrics.values()]
+    )
+    fast = orange_batch(metrics, source, options, sentence_ids=ids)
+    texts = NBestList.from_entries(open_nbest(nbest_path))
+    slow = orange_batch(
+        metrics, TextSource(texts.candidates, references), options, sentence_ids=ids
+    )
+    return fast, slow
+
+
+def test_orange_is_identical_on_a_real_moses_list():
+    run = DATA_DIR / "moses-nbest" / "regression-mert-moses-new"
+    if not (run / "run1.NBEST.out").exists():
+        pytest.skip(f"real Moses n-best data not found at {run}")
+    refs = [run / f"reference.{k}" for k in range(3)]
+    fast, slow = orange_both_ways(run / "run1.NBEST.out", refs)
+    for spec in SPECS:
+        assert fast[spec].to_dict() == slow[spec].to_dict(), spec
+
+
+def test_orange_is_identical_on_edge_cases(tmp_path):
+    candidates = {
+        0: ["", "a", "a a a a", "A, b. c", "Σ ΑΣ ﬁ"],
+        1: ["x", "the the the", "&quot;x&quot; y-1", "ünï\u00a0cödé", " "],
+        2: ["one"],
+    }
+    refs = [
+        ["a a b", "x y", "one"],
+        ["A b c", "the x", "two"],
+        ["Σ a", "", "one one"],
+    ]
+    lines = [
+        f"{i} ||| {text} ||| f ||| 0"
+        for i, texts in candidates.items()
+        for text in texts
+    ]
+    (tmp_path / "edge.nbest").write_text("\n".join(lines) + "\n")
+    paths = []
+    for k, stream in enumerate(refs):
+        paths.append(tmp_path / f"ref.{k}")
+        paths[-1].write_text("\n".join(stream) + "\n")
+    fast, slow = orange_both_ways(tmp_path / "edge.nbest", paths)
+    for spec in SPECS:
+        assert fast[spec].to_dict() == slow[spec].to_dict(), spec
