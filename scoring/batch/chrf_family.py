@@ -4,12 +4,15 @@
 (``str.lower()`` of the full text, which is not the same as folding word by
 word: Greek final sigma), then character n-grams of the text without its
 whitespace (or with it, ``whitespace=true``) and, for chrF++, word n-grams
-of :func:`~scoring.metrics.chrf.statistics.chrf_words`. :class:`ChrfTokens`
-turns a text into the chrF words in order, plus the whitespace runs between
-them when whitespace counts, so that the tokens joined give back exactly
-the characters the metric reads. Character n-grams may span word
-boundaries; they are taken from each hypothesis's whole character sequence,
-rebuilt from the grid's vocabulary (id -> token).
+of :func:`~scoring.metrics.chrf.statistics.chrf_words`. The views keep
+everything the metric reads: chrF (no word n-grams) takes the case-folded
+text as one token (:class:`ChrfText`); chrF++ splits it at whitespace,
+keeping the whitespace runs as tokens when whitespace counts
+(:class:`ChrfTokens`). From the grid's vocabulary (id -> token) the family
+derives each token's characters (dropping whitespace unless it counts) and
+its chrF words, so ``chrf_words`` runs once per distinct token, not per
+occurrence. Character n-grams may span word boundaries: they are taken
+from each hypothesis's whole character sequence.
 
 **Several references.** A segment's statistics are those of the reference
 that gives it the highest chrF, the first on ties (``CHRF.segment_row``).
@@ -30,7 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from scoring.batch.grid import PairGrid
-from scoring.batch.kernels_chrf import pair_order_matches
+from scoring.batch.kernels_chrf import pair_order_matches, spell_characters
 from scoring.batch.subsets import membership, subset_first_best, take_columns
 from scoring.metrics.chrf.metric import CHRF, CHRFPlusPlus
 from scoring.metrics.chrf.statistics import chrf_words
@@ -42,11 +45,11 @@ _RUNS = re.compile(r"\s+|\S+")
 
 @dataclass(frozen=True)
 class ChrfTokens:
-    """chrF's token view: the (case-folded) text split at whitespace, with
+    """chrF++'s token view: the (case-folded) text split at whitespace, with
     the whitespace runs kept as tokens of their own when whitespace counts;
-    the tokens joined give exactly the characters chrF reads. chrF++'s
-    punctuation split is done per vocabulary entry by the family (so not
-    once per word occurrence in Python)."""
+    the tokens joined give exactly the characters chrF reads. The
+    punctuation split of chrF++'s words is done per vocabulary entry by the
+    family (so not once per word occurrence in Python)."""
 
     lowercase: bool
     whitespace: bool
@@ -57,19 +60,34 @@ class ChrfTokens:
         return _RUNS.findall(text) if self.whitespace else text.split()
 
 
-def chrf_token_view(metric: CHRF) -> ChrfTokens:
+@dataclass(frozen=True)
+class ChrfText:
+    """chrF's token view without word n-grams: the (case-folded) text as one
+    token. Interning one token per text instead of one per word is most of
+    the Python time saved; the family drops the whitespace, if it must,
+    from the characters."""
+
+    lowercase: bool
+
+    def __call__(self, text: str) -> list[str]:
+        return [text.lower() if self.lowercase else text]
+
+
+def chrf_token_view(metric: CHRF) -> ChrfText | ChrfTokens:
+    if metric.word_order == 0:
+        return ChrfText(metric.lowercase)
     return ChrfTokens(metric.lowercase, metric.whitespace)
 
 
 def _spell_out(
     tokens: np.ndarray,
     offsets: np.ndarray,
-    start: np.ndarray,
-    length: np.ndarray,
-    symbols: np.ndarray,
+    table: tuple[np.ndarray, np.ndarray, np.ndarray],
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Replace each token t by ``symbols[start[t] : start[t] + length[t]]``:
-    ``(symbols of every sequence int32, their offsets int64)``."""
+    """Replace each token t by ``symbols[start[t] : start[t] + length[t]]``
+    (``table = (start, length, symbols)``): ``(symbols of every sequence
+    int32, their offsets int64)``."""
+    start, length, symbols = table
     lengths = length[tokens]
     ends = np.cumsum(lengths)
     index = np.repeat(start[tokens] - (ends - lengths), lengths)
@@ -77,65 +95,104 @@ def _spell_out(
     return symbols[index], np.concatenate(([0], ends))[offsets]
 
 
-def _ragged(lengths: list[int]) -> tuple[np.ndarray, np.ndarray]:
-    length = np.asarray(lengths, dtype=np.int64)
-    return np.concatenate(([0], np.cumsum(length)[:-1])).astype(np.int64), length
+def _starts(length: np.ndarray) -> np.ndarray:
+    return np.concatenate(([0], np.cumsum(length)[:-1])).astype(np.int64)
+
+
+# One past the largest Unicode code point.
+_CODE_POINTS = 0x110000
 
 
 class _Spellings:
-    """The grid's vocabulary as characters and as chrF words, in dense ids.
+    """The grid's tokens as characters and as chrF words, in dense ids.
 
-    Entry t is a whitespace-free chunk of text or a whitespace run. Its
-    characters are ``char_symbols[char_start[t]:][:char_length[t]]``; its
-    chrF words (none for whitespace) ``word_symbols[word_start[t]:]
-    [:word_length[t]]``, interned among the vocabulary's chrF words.
+    A vocabulary entry is any text of which the view made a token (a word,
+    a whitespace run, a whole text). Only the entries the grid uses are
+    read (the references' grid shares the candidates' vocabulary). Their
+    characters are code points mapped to dense ids, whitespace left out
+    unless asked for; their words are ``chrf_words(entry)``, interned among
+    the used entries' words.
     """
 
     def __init__(self, grid: PairGrid) -> None:
         vocabulary = grid.vocabulary
-        largest_id = max(
-            grid.hyp_tokens.max(initial=-1), grid.ref_tokens.max(initial=-1)
+        used = np.zeros(max(len(vocabulary), 1), dtype=bool)
+        try:
+            used[grid.hyp_tokens] = True
+            used[grid.ref_tokens] = True
+        except IndexError:
+            raise ValueError("chrF needs the grid's vocabulary (id -> token)") from None
+        self._entries = [vocabulary[i] for i in np.flatnonzero(used).tolist()]
+        self._used = np.flatnonzero(used)
+        self._size = used.size
+        length = np.fromiter(
+            map(len, self._entries), dtype=np.int64, count=len(self._entries)
         )
-        if largest_id >= len(vocabulary):
-            raise ValueError("chrF needs the grid's vocabulary (id -> token)")
-        self.is_space = np.fromiter(
-            map(str.isspace, vocabulary), dtype=bool, count=len(vocabulary)
+        self._entry_start = np.zeros(self._size, dtype=np.int64)
+        self._entry_length = np.zeros(self._size, dtype=np.int64)
+        self._entry_start[self._used] = _starts(length)
+        self._entry_length[self._used] = length
+        encoded = "".join(self._entries).encode("utf-32-le", "surrogatepass")
+        self._code_points = np.frombuffer(encoded, dtype=np.uint32)
+        present = np.zeros(_CODE_POINTS, dtype=bool)
+        present[self._code_points] = True
+        self._alphabet = np.flatnonzero(present)
+        self.alphabet_size = max(1, self._alphabet.size)
+        self._alphabet_is_space = np.fromiter(
+            (chr(c).isspace() for c in self._alphabet.tolist()),
+            dtype=bool,
+            count=self._alphabet.size,
         )
-        encoded = "".join(vocabulary).encode("utf-32-le", "surrogatepass")
-        alphabet, char_symbols = np.unique(
-            np.frombuffer(encoded, dtype=np.uint32), return_inverse=True
-        )
-        self.char_symbols = char_symbols.astype(np.int32).reshape(-1)
-        self.alphabet_size = max(1, alphabet.size)
-        self.char_start, self.char_length = _ragged(list(map(len, vocabulary)))
-        interner: dict[str, int] = {}
-        word_ids: list[int] = []
-        word_counts: list[int] = []
-        for entry, space in zip(vocabulary, self.is_space.tolist()):
-            words = [] if space else chrf_words(entry)
-            word_ids += [interner.setdefault(word, len(interner)) for word in words]
-            word_counts.append(len(words))
-        self.word_symbols = np.asarray(word_ids, dtype=np.int32)
-        self.word_alphabet_size = max(1, len(interner))
-        self.word_start, self.word_length = _ragged(word_counts)
+        self._symbol_of: dict[bool, np.ndarray] = {}
+        self._words: tuple | None = None
+        self._word_alphabet_size = 0
 
     def characters(
         self, tokens: np.ndarray, offsets: np.ndarray, whitespace: bool
     ) -> tuple[np.ndarray, np.ndarray]:
-        """Each token sequence spelt out in characters; whitespace runs are
-        left out unless ``whitespace``."""
-        length = self.char_length
-        if not whitespace:
-            length = np.where(self.is_space, 0, length)
-        return _spell_out(tokens, offsets, self.char_start, length, self.char_symbols)
+        """Each token sequence spelt out in characters, whitespace left out
+        unless ``whitespace``: ``(symbols int32, offsets int64)``."""
+        if whitespace not in self._symbol_of:
+            # code point -> dense id, -1 for what chrF does not read
+            symbol_of = np.full(_CODE_POINTS, -1, dtype=np.int32)
+            read = self._alphabet
+            if not whitespace:
+                read = read[~self._alphabet_is_space]
+            symbol_of[read] = np.arange(read.size, dtype=np.int32)
+            self._symbol_of[whitespace] = symbol_of
+        return spell_characters(
+            tokens,
+            offsets,
+            self._entry_start,
+            self._entry_length,
+            self._code_points,
+            self._symbol_of[whitespace],
+        )
+
+    def _word_table(self) -> tuple:
+        if self._words is None:
+            interner: dict[str, int] = {}
+            ids: list[int] = []
+            counts = np.zeros(self._size, dtype=np.int64)
+            for entry_id, entry in zip(self._used.tolist(), self._entries):
+                words = chrf_words(entry)
+                ids += [interner.setdefault(word, len(interner)) for word in words]
+                counts[entry_id] = len(words)
+            self._words = (_starts(counts), counts, np.asarray(ids, dtype=np.int32))
+            self._word_alphabet_size = max(1, len(interner))
+        return self._words
+
+    @property
+    def word_alphabet_size(self) -> int:
+        """Distinct chrF words of the used entries (at least 1)."""
+        self._word_table()
+        return self._word_alphabet_size
 
     def words(
         self, tokens: np.ndarray, offsets: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray]:
         """Each token sequence as chrF words (``chrf_words`` of the text)."""
-        return _spell_out(
-            tokens, offsets, self.word_start, self.word_length, self.word_symbols
-        )
+        return _spell_out(tokens, offsets, self._word_table())
 
 
 def _symbol_grid(

@@ -117,3 +117,41 @@ def pair_order_matches(
                 hyp_counts[node] = 0
         clear_local_ids(ref_symbols, start, stop, local)
     return out
+
+
+@njit(cache=True, nogil=True)
+def spell_characters(
+    tokens, offsets, entry_start, entry_length, code_points, symbol_of
+):
+    """Each token sequence as one sequence of character ids.
+
+    Token t stands for ``code_points[entry_start[t]:][:entry_length[t]]``;
+    each code point c becomes ``symbol_of[c]``, or is left out where that is
+    -1 (whitespace, when chrF ignores it). ``tokens`` (T,) int32 with
+    ``offsets`` (N + 1,) int64 -> ``(symbols int32, offsets (N + 1,) int64)``.
+    """
+    n_sequences = offsets.size - 1
+    new_offsets = np.zeros(n_sequences + 1, dtype=np.int64)
+    kept = np.full(entry_start.size, -1, dtype=np.int64)  # per entry, lazily
+    for s in range(n_sequences):
+        total = 0
+        for position in range(offsets[s], offsets[s + 1]):
+            t = tokens[position]
+            if kept[t] < 0:
+                count = 0
+                for c in range(entry_start[t], entry_start[t] + entry_length[t]):
+                    if symbol_of[code_points[c]] >= 0:
+                        count += 1
+                kept[t] = count
+            total += kept[t]
+        new_offsets[s + 1] = new_offsets[s] + total
+    symbols = np.empty(new_offsets[n_sequences], dtype=np.int32)
+    out = 0
+    for position in range(offsets[0], offsets[n_sequences]):
+        t = tokens[position]
+        for c in range(entry_start[t], entry_start[t] + entry_length[t]):
+            symbol = symbol_of[code_points[c]]
+            if symbol >= 0:
+                symbols[out] = symbol
+                out += 1
+    return symbols, new_offsets

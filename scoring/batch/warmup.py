@@ -55,6 +55,7 @@ KERNELS = (
     kernels_edit.levenshtein_grid,
     kernels_edit.bag_matches_grid,
     kernels_chrf.pair_order_matches,
+    kernels_chrf.spell_characters,
     kernels_gtm.gtm_subset_matching,
     kernels_ter.ter_edits_grid,
     kernels_red.red_subset_features,

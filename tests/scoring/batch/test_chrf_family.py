@@ -14,8 +14,9 @@ import numpy as np
 import pytest
 
 from scoring import get_metric
-from scoring.batch.chrf_family import ChrfFamily, ChrfTokens
+from scoring.batch.chrf_family import ChrfFamily, ChrfText, ChrfTokens
 from scoring.batch.engine import supports, token_view
+from scoring.batch.grid import grid_from_texts
 from scoring.batch.subsets import ALL_REFERENCES
 from scoring.metrics.chrf.metric import CHRF
 from scoring.metrics.chrf.statistics import (
@@ -156,6 +157,27 @@ def test_degenerate_and_unusual_text_matches_the_per_pair_code(spec):
     assert_same_scores(spec, references, references, masks)
 
 
+@pytest.mark.parametrize(
+    "spec",
+    ["chrf", "chrf++", "chrf:whitespace=true,lowercase=true", "chrf++:whitespace=true"],
+)
+def test_the_family_scores_grids_of_any_chrf_view_alike(spec):
+    # Whole texts, words, words and whitespace runs as tokens: the
+    # characters and words derived from the vocabulary are the same.
+    metric = get_metric(spec)
+    hypotheses = [group[0] for group in GROUPS]
+    references = [group[1] for group in GROUPS]
+    masks = jackknife_and_all(2)
+    expected = per_pair_scores(metric, hypotheses, references, masks)
+    views = [ChrfText(metric.lowercase), ChrfTokens(metric.lowercase, True)]
+    if not metric.whitespace:
+        views.append(ChrfTokens(metric.lowercase, False))
+    for view in views:
+        grid = grid_from_texts(hypotheses, references, view)
+        ours = ChrfFamily([metric]).scores(grid, masks)[0]
+        assert np.array_equal(ours, expected), view
+
+
 def test_ties_between_references_go_to_the_first_as_in_the_per_pair_code():
     # "aaaa" scores 20.83... against "aba" and against "aabb" (likewise
     # "aaab" against "bba" and "abbb") from different statistics rows; the
@@ -197,14 +219,25 @@ def test_groups_with_thousands_of_distinct_characters_match_too():
 )
 @pytest.mark.parametrize("lowercase", [False, True])
 @pytest.mark.parametrize("whitespace", [False, True])
-def test_the_token_view_keeps_every_character_chrf_reads(text, lowercase, whitespace):
-    tokens = ChrfTokens(lowercase, whitespace)(text)
+def test_the_token_views_keep_every_character_chrf_reads(text, lowercase, whitespace):
     folded = text.lower() if lowercase else text
+    assert ChrfText(lowercase)(text) == [folded]
+    tokens = ChrfTokens(lowercase, whitespace)(text)
     assert "".join(tokens) == (folded if whitespace else "".join(folded.split()))
     words = [
         word for token in tokens if not token.isspace() for word in chrf_words(token)
     ]
     assert words == chrf_words(folded)
+
+
+VIEW_SPECS = (
+    "chrf",
+    "chrf:whitespace=true",
+    "chrf:lowercase=true",
+    "chrf++",
+    "chrf:word_order=1",
+    "chrf++:whitespace=true",
+)
 
 
 def test_the_engine_handles_chrf_and_chrf_plus_plus_but_not_subclasses():
@@ -215,10 +248,11 @@ def test_the_engine_handles_chrf_and_chrf_plus_plus_but_not_subclasses():
         pass
 
     assert not ChrfFamily.handles(Variant())
-    assert token_view(get_metric("chrf")) == token_view(get_metric("chrf++"))
-    assert token_view(get_metric("chrf")) != token_view(
-        get_metric("chrf:lowercase=true")
-    )
+    views = {spec: token_view(get_metric(spec)) for spec in VIEW_SPECS}
+    assert views["chrf"] == views["chrf:whitespace=true"] == ChrfText(False)
+    assert views["chrf:lowercase=true"] == ChrfText(True)
+    assert views["chrf++"] == views["chrf:word_order=1"] == ChrfTokens(False, False)
+    assert views["chrf++:whitespace=true"] == ChrfTokens(False, True)
 
 
 @pytest.mark.parametrize("all_references", [False, True], ids=["jackknife", "all-refs"])
@@ -241,7 +275,7 @@ def test_orange_through_the_engine_equals_the_per_pair_orange(
 def test_chrf_variants_of_different_views_rank_together_like_each_alone(regression):
     data = regression.first(30)
     options = OrangeOptions(curve_step=10, n_bootstrap=50)
-    specs = ("chrf", "chrf++", "chrf:whitespace=true", "chrf++:lowercase=true")
+    specs = VIEW_SPECS + ("chrf++:lowercase=true",)
     together = orange_metrics(
         {spec: get_metric(spec) for spec in specs},
         data.candidates,
