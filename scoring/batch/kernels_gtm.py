@@ -173,10 +173,17 @@ def gtm_subset_matching(
                     n_in += 1
                     tokens_in += ref_offsets[r0 + k + 1] - ref_offsets[r0 + k]
             subset_means[s] = tokens_in / n_in if n_in > 0 else 0.0
+        # Room for the most hits any hypothesis of the group has.
         longest = 0
+        capacity = 1
         for h in range(group_hyps[g], group_hyps[g + 1]):
             longest = max(longest, hyp_offsets[h + 1] - hyp_offsets[h])
-        capacity = max(1, longest * width)
+            n_hits = 0
+            for position in range(hyp_offsets[h], hyp_offsets[h + 1]):
+                v = local[hyp_tokens[position]]
+                if v >= 0:
+                    n_hits += first[v + 1] - first[v]
+            capacity = max(capacity, n_hits)
         hit_t = np.empty(capacity, dtype=np.int64)
         hit_p = np.empty(capacity, dtype=np.int64)
         hit_extent = np.empty(capacity, dtype=np.int64)
