@@ -12,9 +12,12 @@ the ground truth the engine matches: :class:`WnmFamily` raises the very
 error the metric's own input check raises, before any scoring, so an ORANGE
 run that includes WNM stops with the same message whichever path it takes.
 
-Inventing documents would give numbers the per-pair code does not (one
-document per source sentence makes every salience 0, since a word of a
-corpus of one document occurs in every document). A WNM setting that
+Inventing documents would give numbers the per-pair code does not, and
+none that mean much: each per-pair call sees one source sentence, so the
+only documents it could have are that sentence's, and in a corpus of one
+document every word occurs in every document (``df = N``), so every
+salience, and every weighted score, is 0. Real saliences need the test
+set's documents, which an n-best list does not carry. A WNM setting that
 needed no document ids would not be taken here (:meth:`WnmFamily.handles`)
 and would go pair by pair.
 """
