@@ -8,11 +8,13 @@ for equality; scores come from the same rows through the metric's own
 
 Data: the Moses n-best lists (regression-mert-moses-new run1, mert-example;
 the committed fixtures hold their first candidates), WMT21 en-de and ru-en
-system outputs against their references, and constructed stress cases.
+system outputs against their references, constructed stress cases and the
+benchmark's synthetic corpus.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import numpy as np
@@ -22,6 +24,9 @@ from scoring import get_metric
 from scoring.batch.engine import supports, token_view
 from scoring.batch.grid import grid_from_texts
 from scoring.batch.ter_family import ter_pair_edits
+from scoring.bench.synthetic import PAPER_1024_BEST, make_corpus
+from scoring.bench.ter_suite import corpus_as_text
+from scoring.bench.ter_suite import main as ter_suite_main
 from scoring.metrics.ter.shifts import ter_edits
 from scoring.orange.dispatch import orange_for_metric
 from scoring.orange.options import OrangeOptions
@@ -196,3 +201,18 @@ def test_orange_through_the_engine_equals_the_per_pair_orange(
     batch = orange_for_metric(*args, sentence_ids=data.sentence_ids)
     per_pair = orange_for_metric(*args, sentence_ids=data.sentence_ids, per_pair=True)
     assert batch.to_dict() == per_pair.to_dict()
+
+
+def test_edits_equal_the_per_pair_search_on_the_benchmark_corpus():
+    corpus = make_corpus(dataclasses.replace(PAPER_1024_BEST, n_sentences=3))
+    candidates, references = corpus_as_text(corpus)
+    assert_same_edits("ter", [c[:40] for c in candidates], references)
+
+
+def test_the_ter_benchmark_runs_scaled_down(capsys):
+    assert (
+        ter_suite_main(["--sentences", "2", "--bootstrap", "10", "--check", "1"]) == 0
+    )
+    printed = capsys.readouterr().out
+    assert "engine vs per-pair ORANGE on 1 sentences: identical" in printed
+    assert "ter: ORANGE" in printed
