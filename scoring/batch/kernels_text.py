@@ -242,3 +242,19 @@ def scan_nbest_block(
         line += 1
         start = end + 1
     return n_candidates, n_words, n_vocab, -1
+
+
+def scan_example() -> int:
+    """Run :func:`scan_nbest_block` on two lines (compiles or loads it);
+    returns the candidates found (2)."""
+    data = b"0 ||| a b a ||| f ||| -1.5\n1 ||| c ||| f ||| 2\n"
+    buf = np.frombuffer(data, dtype=np.uint8)
+    lines = np.empty(2, dtype=np.int64)
+    ids, starts, stops, counts = (np.empty(2, dtype=np.int64) for _ in range(4))
+    words = np.empty(8, dtype=np.int32)
+    vocab_start, vocab_stop = np.empty(8, dtype=np.int32), np.empty(8, dtype=np.int32)
+    table = np.full(32, -1, dtype=np.int32)
+    found, _, _, _ = scan_nbest_block(
+        buf, ids, lines, starts, stops, counts, words, vocab_start, vocab_stop, table
+    )
+    return int(found)

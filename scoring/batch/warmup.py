@@ -19,6 +19,7 @@ from scoring.batch import (
     kernels_red,
     kernels_skip,
     kernels_ter,
+    kernels_text,
 )
 from scoring.batch.engine import subset_scores
 from scoring.batch.exact_math import _power
@@ -59,6 +60,7 @@ KERNELS = (
     kernels_gtm.gtm_subset_matching,
     kernels_ter.ter_edits_grid,
     kernels_red.red_subset_features,
+    kernels_text.scan_nbest_block,
     _power,
 )
 
@@ -74,6 +76,7 @@ def warm_up() -> float:
     # NIST with a test set's fixed weights has a kernel of its own.
     metrics.append(get_metric("nist").with_reference_corpus(_WARM_UP_REFERENCES))
     subset_scores(metrics, grid, masks)
+    kernels_text.scan_example()  # the n-best reader's scanner
     return time.perf_counter() - started
 
 
