@@ -31,6 +31,18 @@ from scoring.textfiles import decode_segments, decode_text_file
 from scoring.tokenizers import Tokenizer, get_tokenizer, list_tokenizers
 from scoring.version import __version__
 
+
+def warm_up_batch_engine() -> tuple[float, bool]:
+    """Make every compiled batch kernel ready in this process (compiled, or
+    loaded from Numba's cache); returns (seconds, whether all came from the
+    cache). For a worker starting up. Numba is imported only here, so
+    ``import scoring`` stays light."""
+    from scoring.batch.warmup import warm_up, warm_up_from_cache
+
+    seconds = warm_up()
+    return seconds, warm_up_from_cache()
+
+
 __all__ = [
     "InputFileError",
     "Metric",
@@ -51,4 +63,5 @@ __all__ = [
     "list_metrics",
     "list_tokenizers",
     "server_only_parameters",
+    "warm_up_batch_engine",
 ]

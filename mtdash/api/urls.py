@@ -20,6 +20,7 @@ urlpatterns = [
         name="api_outputs",
     ),
     path("test-sets/<int:pk>/nbest/", orange.NBestCreate.as_view(), name="api_nbest"),
+    path("nbest/<int:pk>", orange.NBestDetail.as_view(), name="api_nbest_list"),
     path(
         "nbest/<int:pk>/orange/",
         orange.OrangeJobCreate.as_view(),

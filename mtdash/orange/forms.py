@@ -1,34 +1,41 @@
-"""Forms: an n-best upload (checked completely before anything is stored) and
-the metrics and options of an ORANGE job."""
+"""Forms: an n-best upload (stored at once, checked completely by a worker)
+and the metrics and options of an ORANGE job."""
 
 from __future__ import annotations
 
 from django import forms
+from django.conf import settings
+from django.template.defaultfilters import filesizeformat
 
 from mtdash.common.forms import MetricSpecsForm
 from mtdash.common.metric_specs import check_metric_specs
-from mtdash.common.upload_checks import UploadProblem, check_size
+from mtdash.common.upload_checks import UploadProblem
 from mtdash.evaluation.models import TestSet
 from mtdash.evaluation.services.uploads import AlreadyExists
 from mtdash.orange.models import NBestList, OrangeScore
 from mtdash.orange.services.nbest_uploads import (
-    create_nbest_list,
-    parse_nbest_upload,
+    check_nbest_size,
+    receive_nbest_upload,
     references_problem,
 )
 from mtdash.orange.services.orange_jobs import check_orange_metrics
+from mtdash.orange.upload_handlers import as_received
 from scoring.orange import OrangeOptions
 
 
-class NBestUploadForm(forms.Form):
-    nbest_file = forms.FileField(
-        label="n-best file",
-        allow_empty_file=True,
-        help_text="Moses format, one candidate a line: "
+def _nbest_help() -> str:
+    limit = filesizeformat(settings.MTDASH_MAX_NBEST_BYTES)
+    return (
+        "Moses format, one candidate a line: "
         "id ||| hypothesis ||| features ||| score. "
-        "The id is the segment's line number counted from 0; any number of candidates "
-        "per sentence, in the system's order. UTF-8.",
+        "The id is the segment's line number counted from 0; any number of "
+        "candidates per sentence, in the system's order. UTF-8, plain or "
+        f"gzip-compressed (.gz); up to {limit} uncompressed."
     )
+
+
+class NBestUploadForm(forms.Form):
+    nbest_file = forms.FileField(label="n-best file", allow_empty_file=True)
     name = forms.CharField(
         max_length=200,
         required=False,
@@ -41,6 +48,8 @@ class NBestUploadForm(forms.Form):
     def __init__(self, *args, test_set: TestSet, **kwargs):
         super().__init__(*args, **kwargs)
         self.test_set = test_set
+        # The limit is a setting: read when the form is made, not at import.
+        self.fields["nbest_file"].help_text = _nbest_help()
 
     def clean(self):
         cleaned = super().clean()
@@ -52,13 +61,13 @@ class NBestUploadForm(forms.Form):
         uploaded = cleaned["nbest_file"]
         name = (cleaned.get("name") or "").strip() or uploaded.name[:200]
         cleaned["name"] = name
-        if NBestList.objects.filter(test_set=self.test_set, name=name).exists():
+        taken = NBestList.objects.filter(test_set=self.test_set, name=name)
+        if taken.exclude(status=NBestList.Status.FAILED).exists():
             self._name_taken(name)
             return cleaned
         try:
-            check_size(uploaded)
-            n_segments = self.test_set.segments.count()
-            self.parsed = parse_nbest_upload(uploaded.read(), uploaded.name, n_segments)
+            self.received = as_received(uploaded)
+            check_nbest_size(self.received)
         except UploadProblem as problem:
             self.add_error(None, str(problem))
         return cleaned
@@ -69,15 +78,17 @@ class NBestUploadForm(forms.Form):
         )
 
     def save(self, user) -> NBestList | None:
-        """Store the valid list; None (and a form error) if an identical upload
-        took the name since ``clean`` looked (its artifact is removed again)."""
+        """Store the file and a list waiting for its check (queued once the
+        request's transaction commits); None (and a form error) if an
+        identical upload took the name since ``clean`` looked (its artifact
+        is removed again)."""
         name = self.cleaned_data["name"]
         try:
-            return create_nbest_list(
+            return receive_nbest_upload(
                 self.test_set,
                 user,
                 name,
-                self.parsed,
+                self.received,
                 description=self.cleaned_data["description"],
             )
         except AlreadyExists:

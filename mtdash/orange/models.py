@@ -25,11 +25,27 @@ from mtdash.evaluation.models import TestSet
 from scoring.orange import OrangeResult
 
 
-class NBestList(models.Model):
+class NBestList(Job):
     """A system's n-best lists for (some of) a test set's segments.
 
     Moses sentence id i is the test set's segment index i (line i + 1).
+
+    The row is also the job that checks the upload: the request stores the
+    file as it came (``artifact``/``upload.gz``) and a worker validates it
+    completely (``services.nbest_validation``), then writes the candidates
+    and their index and fills in the counts. Only a ``succeeded`` ("ready")
+    list can have ORANGE jobs; a refused one keeps its row (``failed``, the
+    file and line in ``error_message``) and nothing of its file.
     """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Waiting to be checked"
+        RUNNING = "running", "Checking"
+        SUCCEEDED = "succeeded", "Ready"
+        FAILED = "failed", "Refused"
+
+    task_name = "mtdash.orange.validation_tasks.validate_nbest_list"
+    job_noun = "check of the n-best list"
 
     test_set = models.ForeignKey(
         TestSet, on_delete=models.CASCADE, related_name="nbest_lists"
@@ -39,18 +55,32 @@ class NBestList(models.Model):
     )
     description = models.TextField(blank=True)
     file_name = models.CharField(max_length=255, help_text="name of the uploaded file")
+    upload_name = models.CharField(
+        max_length=255,
+        blank=True,
+        help_text="the file's name as sent (with .gz when it came compressed)",
+    )
     artifact = models.CharField(
         max_length=255,
         help_text="directory of the stored list, relative to MTDASH_ARTIFACT_DIR",
     )
-    n_sentences = models.PositiveIntegerField()
-    n_candidates = models.PositiveBigIntegerField()
-    min_candidates = models.PositiveIntegerField()
-    max_candidates = models.PositiveIntegerField()
+    # Counts are 0 until the check has read the whole list.
+    n_sentences = models.PositiveIntegerField(default=0)
+    n_candidates = models.PositiveBigIntegerField(default=0)
+    min_candidates = models.PositiveIntegerField(default=0)
+    max_candidates = models.PositiveIntegerField(default=0)
     uploaded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    status = status_field(Status)
+    uploaded_bytes = models.PositiveBigIntegerField(
+        default=0, help_text="size of the file as it was sent (compressed or not)"
+    )
+    refusal = models.JSONField(
+        null=True,
+        blank=True,
+        help_text='why the check refused the list: {"file", "line", "message"}',
+    )
 
     class Meta:
         ordering = ["-created_at"]
@@ -61,11 +91,25 @@ class NBestList(models.Model):
             )
         ]
 
+    @classmethod
+    def gave_up(cls, pk: int, message: str) -> None:
+        """A check whose workers kept stopping keeps nothing of the file."""
+        from mtdash.orange.services.artifacts import remove_artifact
+
+        artifact = cls.objects.filter(pk=pk).values_list("artifact", flat=True)
+        for relative in artifact:
+            remove_artifact(relative)
+
     def __str__(self) -> str:
         return f"{self.name} on {self.test_set}"
 
     def get_absolute_url(self) -> str:
         return reverse("nbest_detail", args=[self.pk])
+
+    @property
+    def is_ready(self) -> bool:
+        """Checked and stored: ORANGE jobs may use it."""
+        return self.status == self.Status.SUCCEEDED
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ urlpatterns = [
     path("test-sets/<int:pk>/orange/", views.orange_test_set, name="orange_test_set"),
     path("test-sets/<int:pk>/orange/nbest/new/", views.nbest_new, name="nbest_new"),
     path("orange/nbest/<int:pk>/", views.nbest_detail, name="nbest_detail"),
+    path("orange/nbest/<int:pk>/status.json", views.nbest_status, name="nbest_status"),
     path("orange/jobs/<int:pk>/", views.orange_job_detail, name="orange_job_detail"),
     path(
         "orange/jobs/<int:pk>/status.json",

@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.template.defaultfilters import pluralize
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from mtdash.common.responses import download_response, job_status_response
@@ -27,6 +28,7 @@ from mtdash.orange.services.results import (
     CANDIDATES_PER_SENTENCE,
     above_reference_page,
 )
+from mtdash.orange.upload_handlers import NBestUploadHandler
 
 
 def _bound(request) -> tuple:
@@ -57,9 +59,19 @@ def orange_test_set(request, pk: int):
     return render(request, "orange/test_set.html", context)
 
 
+@csrf_exempt  # checked by _nbest_new, once the upload handler is in place
+def nbest_new(request, pk: int):
+    """The n-best upload: the file goes to disk compressed as it arrives
+    (``NBestUploadHandler``, which must be set before anything reads the
+    form data, CSRF's check included)."""
+    request.upload_handlers = [NBestUploadHandler(request)]
+    return _nbest_new(request, pk)
+
+
+@csrf_protect
 @login_required
 @require_http_methods(["GET", "POST"])
-def nbest_new(request, pk: int):
+def _nbest_new(request, pk: int):
     test_set = evaluation_access.get_test_set(request.user, pk)
     form = NBestUploadForm(*_bound(request), test_set=test_set)
     if request.method == "POST" and form.is_valid():
@@ -81,7 +93,8 @@ def nbest_detail(request, pk: int):
     nbest = access.get_nbest(request.user, pk)
     form = OrangeJobForm(request.POST if request.method == "POST" else None)
     problem = references_problem(nbest.test_set)
-    if request.method == "POST" and not problem and form.is_valid():
+    ready = nbest.is_ready
+    if request.method == "POST" and ready and not problem and form.is_valid():
         job = create_orange_job(
             nbest, request.user, form.cleaned_data["metric_specs"], form.options
         )
@@ -93,6 +106,13 @@ def nbest_detail(request, pk: int):
         "jobs": nbest.orange_jobs.all(),
     }
     return render(request, "orange/nbest_detail.html", context)
+
+
+@login_required
+@require_GET
+def nbest_status(request, pk: int):
+    """Polled by the n-best list's page while its upload is checked."""
+    return job_status_response(access.get_nbest(request.user, pk))
 
 
 @login_required

@@ -13,7 +13,11 @@ import pytest
 from mtdash.orange.models import NBestList, OrangeChunk, OrangeJob
 from mtdash.orange.services.orange_jobs import run_orange_job_now
 from tests.web.helpers import text_file
-from tests.web.orange_support import TOY_NBEST, artifact_dir_fixture  # noqa: F401
+from tests.web.orange_support import (  # noqa: F401
+    TOY_NBEST,
+    artifact_dir_fixture,
+    check_waiting_uploads,
+)
 
 
 def nbest_url(test_set) -> str:
@@ -21,43 +25,75 @@ def nbest_url(test_set) -> str:
 
 
 def upload_nbest(api, test_set, data: bytes, name="toy.nbest", **extra):
+    """Post the list, then run the check it queued (a worker's job) here."""
     fields = {"nbest": text_file(name, data), "name": "toy 3-best"}
-    return api.post(nbest_url(test_set), fields, format="multipart", **extra)
+    response = api.post(nbest_url(test_set), fields, format="multipart", **extra)
+    check_waiting_uploads()
+    return response
 
 
-def test_an_nbest_list_is_stored(api, test_set, artifact_dir):
+def refusal(api, response) -> dict:
+    """The one error of a list its check refused, from GET /api/v1/nbest/{id}."""
+    assert response.status_code == 201, response.json()
+    body = api.get(f"/api/v1/nbest/{response.json()['id']}").json()
+    assert body["status"] == "failed"
+    [problem] = body["errors"]
+    return problem
+
+
+def test_an_nbest_list_is_stored_and_checked(api, test_set, artifact_dir):
     response = upload_nbest(api, test_set, TOY_NBEST.encode())
     assert response.status_code == 201, response.json()
     nbest = NBestList.objects.get()
-    assert response.json() == {"id": nbest.pk}
+    assert response.json() == {"id": nbest.pk, "status": "queued"}
     assert (nbest.n_sentences, nbest.n_candidates) == (3, 8)
+    body = api.get(f"/api/v1/nbest/{nbest.pk}").json()
+    assert body["status"] == "succeeded" and body["progress"] == 100
+    assert (body["n_sentences"], body["n_candidates"]) == (3, 8)
+    assert "errors" not in body
 
 
-def test_a_gzip_compressed_list_is_decompressed(api, test_set, artifact_dir):
+def test_a_gzip_compressed_list_is_stored_as_sent_and_checked_decompressed(
+    api, test_set, artifact_dir
+):
     data = gzip.compress(TOY_NBEST.encode())
     response = upload_nbest(api, test_set, data, name="toy.nbest.gz")
     assert response.status_code == 201, response.json()
-    assert NBestList.objects.get().n_candidates == 8
+    nbest = NBestList.objects.get()
+    assert nbest.n_candidates == 8 and nbest.status == "succeeded"
+    assert (nbest.file_name, nbest.upload_name) == ("toy.nbest", "toy.nbest.gz")
+    assert nbest.uploaded_bytes == len(data)
 
 
-def test_decompression_stops_at_the_upload_limit(api, test_set, artifact_dir, settings):
-    settings.MTDASH_MAX_UPLOAD_BYTES = 100_000
+def test_decompression_stops_at_the_nbest_limit(api, test_set, artifact_dir, settings):
+    settings.MTDASH_MAX_NBEST_BYTES = 100_000
     bomb = gzip.compress(b"0 ||| a ||| f=1 ||| 1\n" * 1_000_000)  # 22 MB, ~60 kB packed
-    assert len(bomb) < settings.MTDASH_MAX_UPLOAD_BYTES
-    response = upload_nbest(api, test_set, bomb, name="bomb.nbest.gz")
-    assert response.status_code == 400
-    [problem] = response.json()["errors"]
+    assert len(bomb) < settings.MTDASH_MAX_NBEST_BYTES
+    problem = refusal(api, upload_nbest(api, test_set, bomb, name="bomb.nbest.gz"))
     assert problem["file"] == "bomb.nbest.gz"
     assert problem["message"].startswith("decompressed, the file is more than 100,000")
+    assert not NBestList.objects.filter(status="succeeded").exists()
+    assert not any(artifact_dir.rglob("*.*")) if artifact_dir.exists() else True
+
+
+def test_a_file_over_the_nbest_limit_is_refused_at_once(
+    api, test_set, artifact_dir, settings
+):
+    settings.MTDASH_MAX_NBEST_BYTES = 100
+    response = upload_nbest(api, test_set, TOY_NBEST.encode())
+    assert response.status_code == 400
+    [problem] = response.json()["errors"]
+    assert problem["file"] == "toy.nbest"
+    assert problem["message"].endswith("the limit for an n-best list is 100")
     assert not NBestList.objects.exists()
     assert not any(artifact_dir.rglob("*.*")) if artifact_dir.exists() else True
 
 
 def test_broken_gzip_data_is_refused(api, test_set, artifact_dir):
     data = gzip.compress(TOY_NBEST.encode())[:-12]
-    response = upload_nbest(api, test_set, data, name="cut.nbest.gz")
-    assert response.status_code == 400
-    assert response.json()["errors"][0]["file"] == "cut.nbest.gz"
+    problem = refusal(api, upload_nbest(api, test_set, data, name="cut.nbest.gz"))
+    assert problem["file"] == "cut.nbest.gz"
+    assert problem["message"].startswith("the gzip data cannot be decompressed")
 
 
 def test_a_malformed_list_is_named_with_its_line(api, test_set, artifact_dir):
@@ -66,11 +102,25 @@ def test_a_malformed_list_is_named_with_its_line(api, test_set, artifact_dir):
     fixture = Path(__file__).resolve().parent.parent / "fixtures" / "malformed"
     data = (fixture / "id-out-of-range.nbest").read_bytes()
     response = upload_nbest(api, test_set, data, name="id-out-of-range.nbest")
-    assert response.status_code == 400
-    [problem] = response.json()["errors"]
+    problem = refusal(api, response)
     assert (problem["file"], problem["line"]) == ("id-out-of-range.nbest", 2)
     assert problem["message"].startswith("sentence id")
-    assert not NBestList.objects.exists()
+    assert not any(artifact_dir.rglob("*.*")) if artifact_dir.exists() else True
+    # A refused list cannot be used.
+    url = f"/api/v1/nbest/{response.json()['id']}/orange/"
+    started = api.post(url, {"metrics": ["bleu"]}, format="json")
+    assert started.status_code == 409
+    assert "the n-best list was refused" in started.json()["errors"][0]["message"]
+    assert not OrangeJob.objects.exists()
+
+
+def test_a_list_still_being_checked_cannot_start_orange(api, test_set, artifact_dir):
+    fields = {"nbest": text_file("toy.nbest", TOY_NBEST.encode()), "name": "toy"}
+    response = api.post(nbest_url(test_set), fields, format="multipart")
+    url = f"/api/v1/nbest/{response.json()['id']}/orange/"
+    started = api.post(url, {"metrics": ["bleu"]}, format="json")
+    assert started.status_code == 409
+    assert "still being checked" in started.json()["errors"][0]["message"]
 
 
 def test_another_teams_test_set_and_list_are_404s(

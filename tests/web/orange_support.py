@@ -57,6 +57,17 @@ def remove_artifacts_afterwards_fixture(db):
         nbest_list.delete()
 
 
+def check_waiting_uploads() -> list[NBestList]:
+    """Run, in this process, the worker's check of every uploaded list that
+    waits for it (web tests have no worker); the lists, as they are now."""
+    from mtdash.orange.services.nbest_validation import run_nbest_validation
+
+    waiting = NBestList.objects.filter(status=NBestList.Status.QUEUED)
+    for pk in list(waiting.values_list("pk", flat=True)):
+        run_nbest_validation(pk)
+    return list(NBestList.objects.order_by("pk"))
+
+
 def make_nbest(
     test_set: TestSet, text: str, name: str = "toy 3-best", user=None
 ) -> NBestList:

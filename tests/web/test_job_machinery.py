@@ -16,7 +16,7 @@ from mtdash.common.task_options import MAX_RETRIES, retry_delays
 from mtdash.evaluation.models import ComparisonJob, ScoringJob
 from mtdash.evaluation.services.scoring_jobs import queue_scoring_job
 from mtdash.evaluation.services.uploads import create_system_output
-from mtdash.orange.models import OrangeChunk, OrangeJob
+from mtdash.orange.models import NBestList, OrangeChunk, OrangeJob
 from mtdash.orange.services.orange_jobs import create_orange_job, queue_chunks
 from tests.web.orange_support import (  # noqa: F401  (fixtures)
     artifact_dir_fixture,
@@ -53,7 +53,13 @@ def job_models() -> list[type[Job]]:
 
 
 def test_every_job_type_and_the_orange_chunks_are_shared_job_rows():
-    assert set(job_models()) == {ScoringJob, ComparisonJob, OrangeJob, OrangeChunk}
+    assert set(job_models()) == {
+        ScoringJob,
+        ComparisonJob,
+        OrangeJob,
+        OrangeChunk,
+        NBestList,  # the check of an uploaded list
+    }
     for model in job_models():
         names = {field.name for field in model._meta.get_fields()}
         assert {
@@ -69,11 +75,11 @@ def test_every_job_type_and_the_orange_chunks_are_shared_job_rows():
         } <= names, model
 
 
-@pytest.mark.parametrize("model", [ScoringJob, OrangeChunk])
+@pytest.mark.parametrize("model", [ScoringJob, OrangeChunk, NBestList])
 def test_each_queued_row_has_a_task_registered_under_its_name_with_the_job_options(
     model, settings
 ):
-    importlib.import_module(f"{model._meta.app_config.name}.tasks")
+    importlib.import_module(model.task_name.rpartition(".")[0])
     task = celery_app.tasks[model.task_name]
     assert task.acks_late is True
     assert task.autoretry_for == TRANSIENT_ERRORS

@@ -26,7 +26,10 @@ from mtdash.orange.models import NBestList
 from mtdash.orange.services.artifacts import read_candidates
 from tests.conftest import PASSWORD
 from tests.web.helpers import build_test_set_form, text_file
-from tests.web.orange_support import artifact_dir_fixture  # noqa: F401  (fixture)
+from tests.web.orange_support import (  # noqa: F401  (fixture)
+    artifact_dir_fixture,
+    check_waiting_uploads,
+)
 
 CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "malformed"
 FIVE_MB = 5 * 1024 * 1024
@@ -297,6 +300,11 @@ def test_a_malformed_file_is_refused_naming_file_line_and_problem(
     with django_capture_on_commit_callbacks() as callbacks:
         response = post(member_client, test_set, case.role, case.file, case.data)
 
+    if case.role == "nbest":  # checked by a worker after the upload
+        assert_refused_by_the_check(member_client, response, case.message)
+        assert len(callbacks) == 1  # the check, queued
+        assert stored_state(artifact_dir)["artifact files"] == 0
+        return
     assert response.status_code == 200
     form = response.context["form"]
     assert form.non_field_errors() == [case.message]
@@ -307,6 +315,18 @@ def test_a_malformed_file_is_refused_naming_file_line_and_problem(
     assert "<script>alert" not in page and "<img src=x" not in page
     assert stored_state(artifact_dir) == before
     assert callbacks == []
+
+
+def assert_refused_by_the_check(client, response, message: str) -> None:
+    """The upload was stored for its check; the check refused it, and the
+    list's page gives the message, escaped, with nothing kept."""
+    assert response.status_code == 302, response.content.decode()[:2000]
+    [nbest] = check_waiting_uploads()
+    assert nbest.status == NBestList.Status.FAILED
+    assert nbest.error_message == message
+    page = client.get(response["Location"]).content.decode()
+    assert html.escape(message) in page
+    assert "<script>alert" not in page and "<img src=x" not in page
 
 
 def test_a_gzip_compressed_output_is_read_decompressed(member_client, test_set):
@@ -340,7 +360,7 @@ def test_hostile_but_valid_text_is_stored_verbatim(
         ).order_by("index")
         stored = stored.values_list("text", flat=True)
     else:
-        nbest = NBestList.objects.get()
+        [nbest] = check_waiting_uploads()
         _, candidates = read_candidates(nbest.artifact, 0, nbest.n_sentences)
         stored = [group[0] for group in candidates]
         lines = [line.split(" ||| ")[1] for line in lines]

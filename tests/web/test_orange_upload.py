@@ -1,4 +1,5 @@
-"""Uploading an n-best list: checked completely, stored as one compressed artifact."""
+"""Uploading an n-best list: stored as sent, checked completely by the
+worker's job (run here in-process), stored as one compressed artifact."""
 
 import gzip
 
@@ -18,6 +19,7 @@ from tests.web.helpers import text_file
 from tests.web.orange_support import (  # noqa: F401  (fixtures)
     TOY_NBEST,
     artifact_dir_fixture,
+    check_waiting_uploads,
 )
 
 pytestmark = pytest.mark.usefixtures("artifact_dir")
@@ -30,10 +32,25 @@ def logged_in(client, owner):
 
 
 def upload(client, test_set, content, name="toy 3-best", file_name="toy.nbest"):
-    return client.post(
+    """Post the form, then run the check the upload queued."""
+    response = client.post(
         reverse("nbest_new", args=[test_set.pk]),
         {"name": name, "description": "", "nbest_file": text_file(file_name, content)},
     )
+    check_waiting_uploads()
+    return response
+
+
+def upload_and_read(client, test_set, content, **kwargs):
+    """The page the upload leads to, once the check has run."""
+    response = upload(client, test_set, content, **kwargs)
+    if response.status_code != 302:
+        return response
+    return client.get(response["Location"])
+
+
+def no_list_is_ready() -> bool:
+    return not NBestList.objects.filter(status=NBestList.Status.SUCCEEDED).exists()
 
 
 def stored_files(directory):
@@ -119,13 +136,14 @@ def test_it_names_the_list_after_the_file_when_no_name_is_given(logged_in, test_
     ],
 )
 def test_it_refuses_a_bad_nbest_file_naming_the_line(
-    logged_in, test_set, content, expected
+    logged_in, test_set, artifact_dir, content, expected
 ):
-    response = upload(logged_in, test_set, content)
+    response = upload_and_read(logged_in, test_set, content)
     assert response.status_code == 200
     assert expected in response.content.decode()
     assert "Nothing was stored." in response.content.decode()
-    assert not NBestList.objects.exists()
+    assert no_list_is_ready()
+    assert stored_files(artifact_dir) == []
 
 
 def test_it_refuses_invalid_utf8_naming_the_line_and_keeps_nothing(
@@ -134,19 +152,27 @@ def test_it_refuses_invalid_utf8_naming_the_line_and_keeps_nothing(
     artifact_dir,
 ):
     content = TOY_NBEST.encode("utf-8") + b"2 ||| caf\xe9 ||| ||| -2\n"
-    response = upload(logged_in, test_set, content)
+    response = upload_and_read(logged_in, test_set, content)
     page = response.content.decode()
     assert "toy.nbest, line 9: invalid UTF-8" in page
     assert "save the file as UTF-8" in page
-    assert not NBestList.objects.exists()
+    assert no_list_is_ready()
     assert stored_files(artifact_dir) == []
 
 
-def test_it_refuses_a_file_over_the_size_limit(logged_in, test_set, settings):
-    settings.MTDASH_MAX_UPLOAD_BYTES = 100
+def test_it_refuses_a_file_over_the_size_limit(
+    logged_in, test_set, settings, artifact_dir
+):
+    settings.MTDASH_MAX_NBEST_BYTES = 100
     response = upload(logged_in, test_set, TOY_NBEST)
-    assert "the limit is 100" in response.content.decode()
+    assert response.status_code == 200
+    assert (
+        f"toy.nbest: the file is {len(TOY_NBEST.encode())} bytes; the limit for an n-best "
+        "list is 100" in response.content.decode()
+    )
+    assert "Nothing was stored." in response.content.decode()
     assert not NBestList.objects.exists()
+    assert stored_files(artifact_dir) == []
 
 
 def test_it_refuses_a_second_list_with_the_same_name(logged_in, test_set):

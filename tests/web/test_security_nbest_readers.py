@@ -2,11 +2,13 @@
 
 Both split lines at "\\n" only (``decode_segments``) and parse them with
 ``iter_nbest``; a hypothesis holding U+2028, U+0085 or a form feed is one
-line in both, and a negative sentence id is refused at upload, naming the
-line, instead of failing in the worker.
+line in both, and a negative sentence id is refused by the upload's check,
+naming the line, instead of failing in an ORANGE chunk.
 """
 
 from __future__ import annotations
+
+import html
 
 import pytest
 from django.urls import reverse
@@ -23,7 +25,10 @@ from scoring import InputFileError
 from scoring.orange import NBestEntry, OrangeOptions, open_nbest
 from tests.conftest import PASSWORD
 from tests.web.helpers import text_file
-from tests.web.orange_support import artifact_dir_fixture  # noqa: F401  (fixture)
+from tests.web.orange_support import (  # noqa: F401  (fixture)
+    artifact_dir_fixture,
+    check_waiting_uploads,
+)
 
 pytestmark = pytest.mark.usefixtures("artifact_dir")
 
@@ -58,10 +63,13 @@ def logged_in(client, owner):
 
 
 def upload(client, test_set, content: str):
-    return client.post(
+    """Post the form, then run the worker's check of the upload here."""
+    response = client.post(
         reverse("nbest_new", args=[test_set.pk]),
         {"name": "", "description": "", "nbest_file": text_file("toy.nbest", content)},
     )
+    check_waiting_uploads()
+    return response
 
 
 def fields(entries) -> list[tuple]:
@@ -127,9 +135,12 @@ def test_a_negative_sentence_id_is_refused_at_upload_naming_the_line(
 ):
     response = upload(logged_in, test_set, content)
 
-    assert response.status_code == 200
-    assert response.context["form"].non_field_errors() == [message]
-    assert not NBestList.objects.exists()
+    assert response.status_code == 302
+    nbest = NBestList.objects.get()
+    assert nbest.status == NBestList.Status.FAILED
+    assert nbest.error_message == message
+    page = logged_in.get(response["Location"]).content.decode()
+    assert html.escape(message) in page
     stored = [p for p in artifact_dir.rglob("*") if p.is_file()]
     assert stored == []
 

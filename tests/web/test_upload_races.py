@@ -32,7 +32,7 @@ from mtdash.evaluation.models import (
 from mtdash.evaluation.services.uploads import TestSetData
 from mtdash.orange import forms as orange_forms
 from mtdash.orange.models import NBestList
-from mtdash.orange.services.nbest_uploads import parse_nbest_upload
+from mtdash.orange.services.nbest_uploads import create_nbest_list, parse_nbest_upload
 from tests.web.helpers import build_test_set_form, text_file
 from tests.web.orange_support import (  # noqa: F401  (fixtures)
     TOY_NBEST,
@@ -156,7 +156,7 @@ def test_two_identical_output_uploads_at_once_store_one(owner, test_set, monkeyp
 def test_two_identical_nbest_uploads_at_once_store_one(
     owner, test_set, artifact_dir, monkeypatch
 ):
-    wait_before_saving(monkeypatch, orange_forms, "create_nbest_list", 2)
+    wait_before_saving(monkeypatch, orange_forms, "receive_nbest_upload", 2)
 
     responses = post_at_once(
         owner,
@@ -263,13 +263,12 @@ def test_an_nbest_list_stored_after_the_check_gives_the_form_error_and_no_artifa
     client, owner, test_set, artifact_dir, monkeypatch
 ):
     client.force_login(owner)
-    original = orange_forms.create_nbest_list
     parsed = parse_nbest_upload(TOY_NBEST.encode(), "first.nbest", 3)
     store_first(
         monkeypatch,
         orange_forms,
-        "create_nbest_list",
-        lambda: original(test_set, owner, "toy 3-best", parsed),
+        "receive_nbest_upload",
+        lambda: create_nbest_list(test_set, owner, "toy 3-best", parsed),
     )
 
     response = client.post(

@@ -13,7 +13,6 @@ from rest_framework.views import APIView
 from mtdash.api import idempotency, representations, serializers
 from mtdash.api.errors import ApiError, error, form_errors
 from mtdash.api.permissions import scoped_or_404
-from mtdash.api.uploads import StreamedUploadsMixin, gunzipped
 from mtdash.api.views.jobs import retry
 from mtdash.evaluation.access import test_sets_of
 from mtdash.orange import access as orange_access
@@ -21,10 +20,11 @@ from mtdash.orange.forms import NBestUploadForm, OrangeJobForm
 from mtdash.orange.labels import metric_label
 from mtdash.orange.models import OrangeJob, OrangeReview
 from mtdash.orange.review_forms import ReviewSampleForm
-from mtdash.orange.services.nbest_uploads import references_problem
+from mtdash.orange.services.nbest_uploads import not_ready_message, references_problem
 from mtdash.orange.services.orange_jobs import OrangeJobError, create_orange_job
 from mtdash.orange.services.review_report import review_report
 from mtdash.orange.services.reviews import ReviewError, create_review
+from mtdash.orange.upload_handlers import NBestUploadHandler
 from scoring.orange import parse_above_reference_limit
 
 ERRORS = OpenApiResponse(serializers.ErrorsSerializer)
@@ -37,12 +37,21 @@ ORANGE_OPTIONS = {
 }
 
 
-class NBestCreate(StreamedUploadsMixin, APIView):
+class NBestCreate(APIView):
     parser_classes = [MultiPartParser, FormParser]
+
+    def initialize_request(self, request, *args, **kwargs):
+        # The file goes to disk gzip-compressed as it arrives, capped.
+        request.upload_handlers = [NBestUploadHandler(request)]
+        return super().initialize_request(request, *args, **kwargs)
 
     @extend_schema(
         request={"multipart/form-data": serializers.NBestUploadSerializer},
         responses={201: serializers.CreatedSerializer, 400: ERRORS},
+        description="Stores the file (plain or gzip) and answers at once with the "
+        'list\'s id and status "queued"; a worker then checks the whole file. '
+        "GET /api/v1/nbest/{id} says when it is ready, or names the file, line "
+        "and problem of a refused one (nothing of it is kept).",
     )
     def post(self, request, pk: int):
         test_set = scoped_or_404(test_sets_of(request.user), pk)
@@ -52,7 +61,7 @@ class NBestCreate(StreamedUploadsMixin, APIView):
         files = MultiValueDict()
         uploaded = request.FILES.get("nbest")
         if uploaded is not None:
-            files["nbest_file"] = gunzipped(uploaded)
+            files["nbest_file"] = uploaded
         form = NBestUploadForm(
             {
                 "name": request.data.get("name", ""),
@@ -61,7 +70,7 @@ class NBestCreate(StreamedUploadsMixin, APIView):
             files,
             test_set=test_set,
         )
-        names = [uploaded.name, files["nbest_file"].name] if uploaded else []
+        names = [uploaded.name] if uploaded else []
         if not form.is_valid():
             return idempotency.refuse(
                 request,
@@ -74,9 +83,52 @@ class NBestCreate(StreamedUploadsMixin, APIView):
             nbest = form.save(request.user)
             if nbest is None:  # an identical upload took the name meanwhile
                 raise ApiError(form_errors(form, file_names=names))
-            return Response({"id": nbest.pk}, status=status.HTTP_201_CREATED)
+            return Response(
+                {"id": nbest.pk, "status": nbest.status},
+                status=status.HTTP_201_CREATED,
+            )
 
         return idempotency.once(request, create)
+
+
+class NBestDetail(APIView):
+    @extend_schema(
+        responses={
+            200: OpenApiResponse(
+                description="The list and its check: status queued|running|"
+                "succeeded|failed, progress 0-100, the counts once succeeded, and "
+                'when failed "errors" naming the file, line and problem.'
+            )
+        }
+    )
+    def get(self, request, pk: int):
+        nbest = scoped_or_404(orange_access.nbest_lists_of(request.user), pk)
+        return Response(nbest_list_state(nbest))
+
+
+def nbest_list_state(nbest) -> dict:
+    """An n-best list as ``GET /api/v1/nbest/{id}`` shows it."""
+    data = {
+        "id": nbest.pk,
+        "name": nbest.name,
+        "test_set_id": nbest.test_set_id,
+        "file": nbest.file_name,
+        "uploaded_bytes": nbest.uploaded_bytes,
+        "status": nbest.status,
+        "progress": nbest.progress,
+        "attempts": nbest.attempts,
+        "stuck": nbest.is_stuck,
+    }
+    if nbest.is_ready:
+        data.update(
+            n_sentences=nbest.n_sentences,
+            n_candidates=nbest.n_candidates,
+            min_candidates=nbest.min_candidates,
+            max_candidates=nbest.max_candidates,
+        )
+    if nbest.status == nbest.Status.FAILED:
+        data["errors"] = [nbest.refusal or error(nbest.error_message)]
+    return data
 
 
 class OrangeJobCreate(APIView):
@@ -114,6 +166,8 @@ class OrangeJobCreate(APIView):
         problem = references_problem(nbest.test_set)
         if problem:
             raise ApiError([error(problem)])
+        if not nbest.is_ready:
+            raise ApiError([error(not_ready_message(nbest))], status_code=409)
 
         def create() -> Response:
             try:

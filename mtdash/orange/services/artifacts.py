@@ -4,7 +4,9 @@ Every read and write goes through Django's storage API
 (``services.artifact_storage``): a directory under ``MTDASH_ARTIFACT_DIR`` or
 an S3-compatible bucket, with the same names in both.
 
-**n-best list** (prefix ``orange/nbest/<uuid>/``):
+**n-best list** (prefix ``orange/nbest/<uuid>/``): ``upload.gz``, the
+file as it was uploaded (gzip), until the worker that checks it has written
+
 
 - ``candidates.txt.gz``: the normalised Moses text
   (``id ||| hypothesis ||| features ||| score``, one candidate a line, in the
@@ -47,6 +49,9 @@ from scoring.orange import NBestEntry, SentenceRankings, iter_nbest
 
 CANDIDATES_FILE = "candidates.txt.gz"
 INDEX_FILE = "index.npz"
+# The file as uploaded, gzip-compressed, until the check has replaced it by
+# the two files above.
+UPLOAD_FILE = "upload.gz"
 
 
 def artifact_path(relative: str) -> Path:
@@ -90,33 +95,72 @@ def normalised_line(entry: NBestEntry) -> str:
     )
 
 
+def new_nbest_artifact() -> str:
+    """A fresh directory name for one n-best list."""
+    return f"orange/nbest/{uuid.uuid4().hex}"
+
+
+class NBestArtifactWriter:
+    """Writes a validated list sentence by sentence, holding one at a time.
+
+    ``add(entries)`` for each sentence in increasing id order, then
+    ``finish()`` stores ``candidates.txt.gz`` and ``index.npz`` under
+    ``relative`` (replacing them: a check run twice leaves one list). Use it
+    as a context manager; leaving it early stores nothing.
+    """
+
+    def __init__(self, relative: str, compresslevel: int = 6):
+        self.relative = relative
+        self.compresslevel = compresslevel
+        self.sentence_ids: list[int] = []
+        self.n_candidates: list[int] = []
+        self.offsets = [0]
+        # Compressed into a local temporary file first: the storage gets one
+        # finished file (one upload on S3), never a growing one.
+        self._handle = tempfile.TemporaryFile(dir=settings.FILE_UPLOAD_TEMP_DIR)
+
+    def __enter__(self) -> NBestArtifactWriter:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self._handle.close()
+
+    def add(self, entries: Sequence[NBestEntry]) -> None:
+        """One sentence's candidates, in the system's order."""
+        text = "".join(normalised_line(entry) + "\n" for entry in entries)
+        member = gzip.compress(
+            text.encode("utf-8"), compresslevel=self.compresslevel, mtime=0
+        )
+        self._handle.write(member)
+        self.offsets.append(self._handle.tell())
+        self.sentence_ids.append(entries[0].sentence_id)
+        self.n_candidates.append(len(entries))
+
+    def finish(self) -> None:
+        self._handle.seek(0)
+        save_file(f"{self.relative}/{CANDIDATES_FILE}", File(self._handle))
+        buffer = io.BytesIO()
+        np.savez(
+            buffer,
+            sentence_ids=np.array(self.sentence_ids, dtype=np.int64),
+            n_candidates=np.array(self.n_candidates, dtype=np.int64),
+            offsets=np.array(self.offsets, dtype=np.int64),
+        )
+        save_file(f"{self.relative}/{INDEX_FILE}", buffer.getvalue())
+
+
 def write_nbest_artifact(sentences: Sequence[Sequence[NBestEntry]]) -> str:
     """Store validated candidates grouped by sentence; return the directory.
 
     ``sentences[s]`` holds the candidates of one sentence in the system's
     order, sentences in increasing id order.
     """
-    relative = f"orange/nbest/{uuid.uuid4().hex}"
+    relative = new_nbest_artifact()
     try:
-        offsets = [0]
-        # Compressed into a local temporary file first: the storage gets one
-        # finished file (one upload on S3), never a growing one.
-        with tempfile.TemporaryFile(dir=settings.FILE_UPLOAD_TEMP_DIR) as handle:
+        with NBestArtifactWriter(relative) as writer:
             for entries in sentences:
-                text = "".join(normalised_line(entry) + "\n" for entry in entries)
-                handle.write(gzip.compress(text.encode("utf-8"), mtime=0))
-                offsets.append(handle.tell())
-            save_file(f"{relative}/{CANDIDATES_FILE}", File(handle))
-        buffer = io.BytesIO()
-        np.savez(
-            buffer,
-            sentence_ids=np.array(
-                [e[0].sentence_id for e in sentences], dtype=np.int64
-            ),
-            n_candidates=np.array([len(e) for e in sentences], dtype=np.int64),
-            offsets=np.array(offsets, dtype=np.int64),
-        )
-        save_file(f"{relative}/{INDEX_FILE}", buffer.getvalue())
+                writer.add(entries)
+            writer.finish()
     except BaseException:
         delete_tree(relative)
         raise

@@ -1,24 +1,41 @@
-"""Checking an uploaded Moses n-best list and storing it as an artifact.
+"""Receiving an uploaded Moses n-best list, and storing a checked one.
 
-Everything is checked before anything is written: UTF-8 (with the line of a
-bad byte), the Moses fields (the reader's line-precise messages), sentence
-ids inside the test set's segments. Only then is the artifact written and
-the row created; if the row cannot be created the artifact is removed again
-(and if another upload took the name in the meantime, ``AlreadyExists``).
+An upload from the web or the API is received by
+:func:`receive_nbest_upload`: the file is stored as it came (gzip-compressed,
+``upload.gz`` in the list's artifact directory) with a row that waits for
+its check, and a worker checks it completely and writes the candidates
+(:mod:`mtdash.orange.services.nbest_validation`). The request refuses only
+what it can tell without reading the file: its size, a name taken.
+
+Lists read on the server (``import_nbest``, the demo, tests) are checked in
+the calling process instead (:func:`parse_nbest_upload`, the same messages)
+and stored ready by :func:`create_nbest_list`.
+
+In both, a row that cannot be created takes its artifact with it (and if
+another upload took the name in the meantime, ``AlreadyExists``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 
+from mtdash.common.queueing import send_job_tasks
 from mtdash.common.upload_checks import UploadProblem, read_segments
 from mtdash.evaluation.models import TestSet
 from mtdash.evaluation.services.uploads import AlreadyExists
 from mtdash.orange.models import NBestList
-from mtdash.orange.services.artifacts import remove_artifact, write_nbest_artifact
+from mtdash.orange.services.artifact_storage import save_file
+from mtdash.orange.services.artifacts import (
+    UPLOAD_FILE,
+    new_nbest_artifact,
+    remove_artifact,
+    write_nbest_artifact,
+)
+from mtdash.orange.upload_handlers import ReceivedNBest
 from scoring import InputFileError
 from scoring.orange import NBestEntry, iter_nbest
 
@@ -56,6 +73,17 @@ def references_problem(test_set: TestSet) -> str | None:
         "sentence (each reference is scored against the others); "
         f"this test set has {having}. "
         "Upload the test set again with two or more reference files."
+    )
+
+
+def not_ready_message(nbest: NBestList) -> str:
+    """Why an ORANGE job cannot use this list yet (or at all)."""
+    if nbest.status == NBestList.Status.FAILED:
+        return f"the n-best list was refused: {nbest.error_message}"
+    return (
+        "the n-best list is still being checked "
+        f"({nbest.get_status_display().lower()}, {nbest.progress}%); "
+        "start ORANGE once it is ready"
     )
 
 
@@ -127,7 +155,70 @@ def _store_nbest_list(
                 min_candidates=min(counts),
                 max_candidates=max(counts),
                 uploaded_by=user,
+                status=NBestList.Status.SUCCEEDED,
+                progress=100,
             )
+    except BaseException:
+        remove_artifact(relative)
+        raise
+
+
+def content_name(file_name: str, compressed: bool) -> str:
+    """The name messages about a gzip file's content use: without ``.gz``."""
+    return (file_name.removesuffix(".gz") or file_name) if compressed else file_name
+
+
+def check_nbest_size(uploaded: ReceivedNBest) -> None:
+    """Refuse a file over ``MTDASH_MAX_NBEST_BYTES`` as sent (a gzip file's
+    content is measured by the check, as it is decompressed)."""
+    limit = settings.MTDASH_MAX_NBEST_BYTES
+    if uploaded.over_limit or uploaded.size > limit:
+        raise UploadProblem(
+            uploaded.name,
+            None,
+            f"the file is {uploaded.size:,} bytes; the limit for an n-best list "
+            f"is {limit:,}",
+        )
+
+
+def receive_nbest_upload(
+    test_set: TestSet,
+    user: AbstractBaseUser | None,
+    name: str,
+    uploaded: ReceivedNBest,
+    *,
+    description: str = "",
+) -> NBestList:
+    """Store the file as received and a row waiting for its check, queued
+    once the transaction commits.
+
+    A refused list of the same name is replaced (it kept nothing but its
+    message); any other list of that name raises ``AlreadyExists``.
+    """
+    relative = new_nbest_artifact()
+    save_file(f"{relative}/{UPLOAD_FILE}", uploaded)
+    try:
+        with transaction.atomic():
+            NBestList.objects.filter(
+                test_set=test_set, name=name, status=NBestList.Status.FAILED
+            ).delete()
+            nbest = NBestList.objects.create(
+                test_set=test_set,
+                name=name,
+                description=description,
+                file_name=content_name(uploaded.name, uploaded.sent_compressed)[:255],
+                upload_name=uploaded.name[:255],
+                artifact=relative,
+                uploaded_bytes=uploaded.size,
+                uploaded_by=user,
+            )
+            transaction.on_commit(lambda: send_job_tasks(NBestList, [nbest.pk]))
+            return nbest
+    except IntegrityError:
+        remove_artifact(relative)
+        if NBestList.objects.filter(test_set=test_set, name=name).exists():
+            raise AlreadyExists(name) from None
+        raise
     except BaseException:
         remove_artifact(relative)
         raise

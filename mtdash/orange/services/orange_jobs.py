@@ -56,7 +56,10 @@ from mtdash.orange.services.artifacts import (
 )
 from mtdash.orange.services.curve_steps import auto_curve_step
 from mtdash.orange.services.job_metrics import chunk_metrics
-from mtdash.orange.services.nbest_uploads import references_problem
+from mtdash.orange.services.nbest_uploads import (
+    not_ready_message,
+    references_problem,
+)
 from mtdash.orange.services.paired_test import (
     compare_job,
     comparison_fields,
@@ -160,6 +163,8 @@ def create_orange_job(
     problem = references_problem(test_set)
     if problem:
         raise OrangeJobError(problem)
+    if not nbest.is_ready:  # still being checked, or refused
+        raise OrangeJobError(not_ready_message(nbest))
     if options.curve_step < 1 or options.n_bootstrap < 0 or options.seed < 0:
         raise OrangeJobError(
             "the curve step must be ≥ 1, bootstrap samples and seed ≥ 0"
