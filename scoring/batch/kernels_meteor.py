@@ -84,10 +84,12 @@ def _grow(rows, need):
 
 
 @njit(cache=True, nogil=True)
-def _phrase_paths(words, n, table, out, n_out):
-    """Append ``(start, length, paraphrase id)`` of every table phrase in
-    ``words`` (table word ids), starts ascending, shortest first, then the
-    table's order (METEOR's walk). Returns the rows and their count."""
+def _phrase_paths(words, n, table, usable, marker, out, n_out):
+    """Append ``(start, length, paraphrase id, its first word, its length)``
+    for every table phrase in ``words`` (table word ids) whose paraphrase
+    uses only words with ``usable[w] == marker`` (the others cannot match):
+    starts ascending, shortest first, then the table's order (METEOR's
+    walk). Returns the rows and their count."""
     (slot_keys, para_offsets, para_phrases, phrase_offsets, phrase_tokens,
      max_len) = table  # fmt: skip
     for start in range(n):
@@ -105,9 +107,17 @@ def _phrase_paths(words, n, table, out, n_out):
             first, last = para_offsets[key], para_offsets[key + 1]
             out = _grow(out, n_out + last - first)
             for p in range(first, last):
-                out[n_out, 0], out[n_out, 1] = start, length
-                out[n_out, 2] = para_phrases[p]
-                n_out += 1
+                phrase = para_phrases[p]
+                p0, p1 = phrase_offsets[phrase], phrase_offsets[phrase + 1]
+                usable_phrase = True
+                for t in range(p0, p1):
+                    if usable[phrase_tokens[t]] != marker:
+                        usable_phrase = False
+                        break
+                if usable_phrase:
+                    out[n_out, 0], out[n_out, 1], out[n_out, 2] = start, length, phrase
+                    out[n_out, 3], out[n_out, 4] = phrase_tokens[p0], p1 - p0
+                    n_out += 1
     return out, n_out
 
 
@@ -119,11 +129,9 @@ def _occurrences(paths, first, last, scan, scan_n, present, marker, table,
     for its words)."""
     phrase_offsets, phrase_tokens = table[3], table[4]
     for e in range(first, last):
-        phrase = paths[e, 2]
-        p0, p1 = phrase_offsets[phrase], phrase_offsets[phrase + 1]
-        size = p1 - p0
-        if present[phrase_tokens[p0]] != marker:
+        if present[paths[e, 3]] != marker:
             continue
+        p0, size = phrase_offsets[paths[e, 2]], paths[e, 4]
         for i in range(scan_n - size + 1):
             same = True
             for k in range(size):
@@ -258,10 +266,14 @@ def meteor_pair_rows(hyp_tokens, hyp_offsets, ref_tokens, ref_offsets, group_hyp
     for kind in kinds:
         has_paraphrase = has_paraphrase or kind == PARAPHRASE
     n_table_words = table[4].max() + 1 if table[4].size else 1
+    # Stamps over the table's words: in this hypothesis / reference (per
+    # pair), in any hypothesis / reference of the group.
     in_hyp = np.zeros(n_table_words, dtype=np.int64)
     in_ref = np.zeros(n_table_words, dtype=np.int64)
-    hyp_paths = np.empty((64, 3), dtype=np.int64)
-    ref_paths = np.empty((64, 3), dtype=np.int64)
+    in_group_hyps = np.zeros(n_table_words, dtype=np.int64)
+    in_group_refs = np.zeros(n_table_words, dtype=np.int64)
+    hyp_paths = np.empty((64, 5), dtype=np.int64)
+    ref_paths = np.empty((64, 5), dtype=np.int64)
     candidates = np.empty((256, 5), dtype=np.int64)
     marker = 0
     for g in range(group_hyps.size - 1):
@@ -269,12 +281,20 @@ def meteor_pair_rows(hyp_tokens, hyp_offsets, ref_tokens, ref_offsets, group_hyp
         # Phrases of the references with their paraphrases, once per group.
         ref_path_offsets = np.zeros(r1 - r0 + 1, dtype=np.int64)
         n_ref_paths = 0
+        if has_paraphrase:
+            for t in range(hyp_offsets[group_hyps[g]], hyp_offsets[group_hyps[g + 1]]):
+                if table_ids[hyp_tokens[t]] >= 0:
+                    in_group_hyps[table_ids[hyp_tokens[t]]] = g + 1
+            for t in range(ref_offsets[r0], ref_offsets[r1]):
+                if table_ids[ref_tokens[t]] >= 0:
+                    in_group_refs[table_ids[ref_tokens[t]]] = g + 1
         for r in range(r0, r1):
             if has_paraphrase:
                 words = table_ids[ref_tokens[ref_offsets[r] : ref_offsets[r + 1]]]
                 ref_paths, n_ref_paths = _phrase_paths(
-                    words, words.size, table, ref_paths, n_ref_paths
-                )
+                    words, words.size, table, in_group_hyps, g + 1, ref_paths,
+                    n_ref_paths,
+                )  # fmt: skip
             ref_path_offsets[r - r0 + 1] = n_ref_paths
         for h in range(group_hyps[g], group_hyps[g + 1]):
             hyp = hyp_tokens[hyp_offsets[h] : hyp_offsets[h + 1]]
@@ -285,7 +305,7 @@ def meteor_pair_rows(hyp_tokens, hyp_offsets, ref_tokens, ref_offsets, group_hyp
             hyp_marker = marker
             if has_paraphrase:
                 hyp_paths, n_hyp_paths = _phrase_paths(
-                    hyp_words, n, table, hyp_paths, 0
+                    hyp_words, n, table, in_group_refs, g + 1, hyp_paths, 0
                 )
                 for word in hyp_words:
                     if word >= 0:

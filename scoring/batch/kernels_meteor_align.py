@@ -15,6 +15,11 @@ hypothesis and the reference (``words`` 64-bit words each). Paths are
 ordered by one int64 key (more weight, fewer chunks, smaller distance),
 sorted stably; a pair whose key fields overflow their bits is reported
 (``-1``) and scored by the Python code instead.
+
+Numba's on-disk cache of :mod:`scoring.batch.kernels_meteor` holds these
+functions compiled into its own kernels and does not notice when this file
+changes: after editing here, touch that module too (or clear
+``__pycache__/kernels_meteor*.nb*``).
 """
 
 from __future__ import annotations
@@ -67,6 +72,16 @@ def _stable_order(keys, n, order, scratch):
     """``order[:n]`` = indices of ``keys[:n]`` in stable ascending order."""
     for i in range(n):
         order[i] = i
+    if n <= 48:  # insertion sort: the lists come nearly sorted
+        for i in range(1, n):
+            item = order[i]
+            key = keys[item]
+            k = i - 1
+            while k >= 0 and keys[order[k]] > key:
+                order[k + 1] = order[k]
+                k -= 1
+            order[k + 1] = item
+        return
     width = 1
     while width < n:
         for left in range(0, n, 2 * width):
@@ -150,11 +165,15 @@ def resolve_stage(candidates, order, starts, hyp_cov, ref_cov, n, m, half, align
             fixed[j, 3] = candidates[c, 4]
             _set_bits(start, ref_base, rs, rl)
             _set_bits(start, hyp_base, hs, hl)
+    # Paths live in a pool; ``following`` lists pool rows. A path that goes
+    # on unchanged keeps its row; each extension takes a new row.
     capacity = BEAM_SIZE * (most + 1) + 1
-    beam = np.empty((BEAM_SIZE, width), dtype=np.int64)
-    following = np.empty((capacity, width), dtype=np.int64)
-    following[0] = start
+    pool = np.empty((BEAM_SIZE * len(order) + 1, width), dtype=np.int64)
+    pool[0] = start
+    n_pool = 1
+    following = np.zeros(capacity, dtype=np.int64)
     n_following = 1
+    beam = np.empty(BEAM_SIZE, dtype=np.int64)
     keys = np.empty(capacity, dtype=np.int64)
     sorted_index = np.empty(capacity, dtype=np.int64)
     scratch = np.empty(capacity, dtype=np.int64)
@@ -163,7 +182,7 @@ def resolve_stage(candidates, order, starts, hyp_cov, ref_cov, n, m, half, align
     n_nodes = 0
     for current in range(m + 1):
         for i in range(n_following):
-            keys[i] = _key(following[i])
+            keys[i] = _key(pool[following[i]])
             if keys[i] < 0:
                 return -1
         _stable_order(keys, n_following, sorted_index, scratch)
@@ -172,16 +191,17 @@ def resolve_stage(candidates, order, starts, hyp_cov, ref_cov, n, m, half, align
             beam[b] = following[sorted_index[b]]
         n_following = 0
         for b in range(n_beam):
-            path = beam[b]
+            p = beam[b]
+            path = pool[p]
             if current == m:
                 if path[_LAST_END] != -1:
                     path[_CHUNKS] += 1
-                following[n_following] = path
+                following[n_following] = p
                 n_following += 1
                 continue
             if _bit(path, ref_base, current):
                 if current < path[_IDX]:
-                    following[n_following] = path
+                    following[n_following] = p
                     n_following += 1
                 elif path[_IDX] < m and fixed[path[_IDX], 0] > 0:
                     at = path[_IDX]
@@ -189,21 +209,19 @@ def resolve_stage(candidates, order, starts, hyp_cov, ref_cov, n, m, half, align
                     _add_match(path, at, fixed[at, 0], fixed[at, 1], fixed[at, 2],
                                half[module])  # fmt: skip
                     path[_DISTANCE] += abs(at - fixed[at, 1])
-                    following[n_following] = path
+                    following[n_following] = p
                     n_following += 1
                 continue
             for s in range(starts[current], starts[current + 1]):
                 c = order[s]
-                rs, rl, hs, hl = (
-                    candidates[c, 0],
-                    candidates[c, 1],
-                    candidates[c, 2],
-                    candidates[c, 3],
-                )
+                rs, rl = candidates[c, 0], candidates[c, 1]
+                hs, hl = candidates[c, 2], candidates[c, 3]
                 if _any_bit(path, ref_base, rs, rl) or _any_bit(path, hyp_base, hs, hl):
                     continue
-                new = following[n_following]
+                new = pool[n_pool]
                 new[:] = path
+                following[n_following] = n_pool
+                n_pool += 1
                 n_following += 1
                 _set_bits(new, ref_base, rs, rl)
                 _set_bits(new, hyp_base, hs, hl)
@@ -218,22 +236,22 @@ def resolve_stage(candidates, order, starts, hyp_cov, ref_cov, n, m, half, align
                 path[_CHUNKS] += 1
                 path[_LAST_END] = -1
             path[_IDX] += 1
-            following[n_following] = path
+            following[n_following] = p
             n_following += 1
         if n_following == 0:  # METEOR: "unexpected conditions", keep the best
             # (unchanged: only paths that are kept get changed)
             following[0] = beam[0]
             n_following = 1
-    best = 0
-    best_key = _key(following[0])
+    best = following[0]
+    best_key = _key(pool[best])
     for i in range(n_following):
-        key = _key(following[i])
+        key = _key(pool[following[i]])
         if key < 0:
             return -1
         if key < best_key:
-            best, best_key = i, key
+            best, best_key = following[i], key
     alignment[:] = fixed
-    node = following[best, _NODE]
+    node = pool[best, _NODE]
     while node >= 0:
         c = node_candidate[node]
         j = candidates[c, 0]
