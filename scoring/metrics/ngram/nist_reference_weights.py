@@ -56,7 +56,9 @@ class ReferenceWeights:
         total_words: int,
         fingerprint: str,
     ) -> None:
-        self._weights = dict(weights)
+        # No copy of a dict (a test set's table is tens of MB): callers hand
+        # over a fresh one and never mutate it.
+        self._weights = weights if isinstance(weights, dict) else dict(weights)
         self.max_order = max_order
         self.n_segments = n_segments
         self.total_words = total_words
