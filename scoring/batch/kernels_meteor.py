@@ -356,3 +356,9 @@ def meteor_pair_rows(hyp_tokens, hyp_offsets, ref_tokens, ref_offsets, group_hyp
                 _statistics_row(hyp, ref, alignment, is_function, n_modules,
                                 pool_like, rows[h, r - r0])  # fmt: skip
     return rows, status
+
+
+def hash_example() -> None:
+    """Compile :func:`build_phrase_hash` on a tiny table (warm-up)."""
+    offsets = np.array([0, 1, 3], dtype=np.int64)
+    build_phrase_hash(offsets, np.array([0, 1, 2], dtype=np.int64), offsets[:2], 16)

@@ -14,6 +14,7 @@ from scoring.batch import (
     kernels_edit,
     kernels_gtm,
     kernels_lcs,
+    kernels_meteor,
     kernels_ngram,
     kernels_nist,
     kernels_red,
@@ -43,6 +44,7 @@ _WARM_UP_SPECS = (
     "chrf++",
     "ter",
     "red",
+    "meteor",
 )
 _WARM_UP_REFERENCES = (("the cat sat on a mat", "there is a cat on the mat"),)
 KERNELS = (
@@ -61,6 +63,8 @@ KERNELS = (
     kernels_ter.ter_edits_grid,
     kernels_red.red_subset_features,
     kernels_text.scan_nbest_block,
+    kernels_meteor.meteor_pair_rows,
+    kernels_meteor.build_phrase_hash,
     _power,
 )
 
@@ -77,6 +81,7 @@ def warm_up() -> float:
     metrics.append(get_metric("nist").with_reference_corpus(_WARM_UP_REFERENCES))
     subset_scores(metrics, grid, masks)
     kernels_text.scan_example()  # the n-best reader's scanner
+    kernels_meteor.hash_example()  # METEOR's paraphrase-table index
     return time.perf_counter() - started
 
 
