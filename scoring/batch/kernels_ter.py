@@ -24,6 +24,7 @@ from scoring.batch.kernels_ter_align import (
     bit_alignment_errors,
     pruned_alignment_errors,
 )
+from scoring.batch.kernels_ter_blocks import block_count, fill_block_masks
 from scoring.batch.kernels_ter_shifts import (
     WORD,
     best_shift,
@@ -53,6 +54,8 @@ def scratch(longest_hyp, longest_ref, n_words):
         np.zeros(m, dtype=np.int32),  # next position of the same word
         np.zeros((n + 1, m + 1), dtype=np.int8),  # moves of the alignment
         np.zeros(n + m, dtype=np.int8),  # trace
+        np.zeros((2, n + 1, block_count(m)), dtype=np.uint64),  # long columns
+        np.zeros((2, block_count(m)), dtype=np.uint64),  # one long column
     )
 
 
@@ -75,25 +78,25 @@ def _align(cur, n, ref, m, masks, k, unknown, beam_width, scratch):
 
 
 @njit(cache=True, nogil=True)
-def _search(hyp, n, ref, m, masks, k, beam_width, scratch):
+def _search(hyp, n, ref, m, masks, long_masks, k, beam_width, scratch):
     """:func:`scoring.metrics.ter.shifts.ter_edits` for non-empty sides, the
     reference linked (:func:`~scoring.batch.kernels_ter_shifts.link_reference`)."""
-    words = scratch[0]
+    words, first_of = scratch[0], scratch[9]
     cur, best = words[0], words[2]
     # Hypothesis words absent from the reference: a permutation keeps them.
     unknown = 0
-    if m <= WORD:
-        for p in range(n):
-            if hyp[p] < 0 or masks[k, hyp[p]] == 0:
-                unknown += 1
+    for p in range(n):
+        if hyp[p] < 0 or first_of[hyp[p]] < 0:
+            unknown += 1
     for p in range(n):
         cur[p] = hyp[p]
     edits = _align(cur, n, ref, m, masks, k, unknown, beam_width, scratch)
     shifts = 0
     while True:
         found = best_shift(
-            cur, n, ref, m, edits, masks, k, unknown, beam_width, scratch
-        )
+            cur, n, ref, m, edits, masks, long_masks, k, unknown, beam_width,
+            scratch,
+        )  # fmt: skip
         if found < 0:
             return edits + shifts
         for p in range(n):
@@ -104,9 +107,10 @@ def _search(hyp, n, ref, m, masks, k, beam_width, scratch):
 
 
 @njit(cache=True, nogil=True)
-def ter_pair_edits(hyp, n, ref, m, masks, k, beam_width, scratch):
+def ter_pair_edits(hyp, n, ref, m, masks, long_masks, k, beam_width, scratch):
     """TERCOM's edits (shifts included) turning ``hyp[:n]`` into ``ref[:m]``
-    (local ids; ``masks[k]`` the reference's bit masks when m <= 64).
+    (local ids; ``masks[k]`` the reference's bit masks when m <= 64,
+    ``long_masks[k]`` when longer).
     An empty side needs no search: every word of the other is one edit.
 
     ``scratch``: :func:`scratch`'s tuple, sized for n, m and the local ids.
@@ -115,7 +119,7 @@ def ter_pair_edits(hyp, n, ref, m, masks, k, beam_width, scratch):
         return n + m
     first_of, next_of = scratch[9], scratch[10]
     link_reference(ref, m, first_of, next_of)
-    edits = _search(hyp, n, ref, m, masks, k, beam_width, scratch)
+    edits = _search(hyp, n, ref, m, masks, long_masks, k, beam_width, scratch)
     unlink_reference(ref, m, first_of)
     return edits
 
@@ -153,12 +157,28 @@ def ter_edits_grid(
         for position in range(start, stop):
             ref_local[position - start] = local[ref_tokens[position]]
         masks = np.zeros((max(r1 - r0, 1), max(n_local, 1)), dtype=np.uint64)
+        longest_here = 0
         for r in range(r0, r1):
             m = ref_offsets[r + 1] - ref_offsets[r]
+            longest_here = max(longest_here, m)
             if m <= WORD:
                 for i in range(m):
                     v = local[ref_tokens[ref_offsets[r] + i]]
                     masks[r - r0, v] |= np.uint64(1) << np.uint64(i)
+        # References past 64 words: masks in several words per column.
+        long_masks = np.zeros((1, 1, 1), dtype=np.uint64)
+        if longest_here > WORD:
+            long_masks = np.zeros(
+                (r1 - r0, max(n_local, 1), block_count(longest_here)),
+                dtype=np.uint64,
+            )
+            for r in range(r0, r1):
+                m = ref_offsets[r + 1] - ref_offsets[r]
+                if m > WORD:
+                    first = ref_offsets[r] - start
+                    fill_block_masks(
+                        ref_local[first : first + m], m, long_masks, r - r0
+                    )
         for h in range(group_hyps[g], group_hyps[g + 1]):
             h0 = hyp_offsets[h]
             n = hyp_offsets[h + 1] - h0
@@ -173,6 +193,7 @@ def ter_edits_grid(
                     ref_local[first : first + m],
                     m,
                     masks,
+                    long_masks,
                     r - r0,
                     beam_width,
                     work,

@@ -15,7 +15,8 @@ How the per-pair code's pieces map here:
   one pass per start has found how long a block the bucket-filling loop
   reaches before it stops (``reach[s]``);
 - the edit cost of a shifted hypothesis: the unpruned distance first,
-  bit-parallel (references of up to 64 words) and resumed from the current
+  bit-parallel (in several words past 64 reference words,
+  :mod:`scoring.batch.kernels_ter_blocks`) and resumed from the current
   hypothesis's column where the shifted one starts to differ, then the
   pruned programme only when a candidate could be kept and the distance
   does not prove the pruning harmless, as
@@ -28,6 +29,7 @@ import numpy as np
 from numba import njit
 
 from scoring.batch.kernels_ter_align import cell_cost, pruned_cost
+from scoring.batch.kernels_ter_blocks import block_columns, block_distance_from
 
 MAX_SHIFT_SIZE = 10  # scoring.metrics.ter.shifts.MAX_SHIFT_SIZE
 MAX_SHIFT_DIST = 50  # scoring.metrics.ter.shifts.MAX_SHIFT_DIST
@@ -202,13 +204,15 @@ def _distance_from(shifted, first, n, masks, k, m, plus, minus):
 
 
 @njit(cache=True, nogil=True)
-def best_shift(cur, n, ref, m, edits, masks, k, unknown, beam_width, work):
+def best_shift(cur, n, ref, m, edits, masks, long_masks, k, unknown, beam_width, work):
     """The shift TERCOM keeps next (``scoring.metrics.ter.shifts._best_shift``):
     its edit cost and the shifted hypothesis in ``best``; -1 when none.
 
     ``work`` is :func:`scoring.batch.kernels_ter.scratch`'s tuple, with the
     current alignment (error flags, reference-to-hypothesis positions) and,
     for references of up to 64 words, the current hypothesis's bit columns.
+    ``masks[k]`` / ``long_masks[k]``: the reference's bit masks when it has
+    up to 64 words / more (:mod:`scoring.batch.kernels_ter_blocks`).
     """
     words, alignment, prefix, reach = work[0], work[1], work[2], work[3]
     starts, positions, runs = work[4], work[5], work[6]
@@ -220,6 +224,9 @@ def best_shift(cur, n, ref, m, edits, masks, k, unknown, beam_width, work):
     _cumulative(hyp_error, n, hyp_errors_before)
     _cumulative(ref_error, m, ref_errors_before)
     _reaches(n, starts, positions, runs, ref_to_hyp, hyp_errors_before, reach)
+    long_columns, long_work = work[13], work[14]
+    if m > WORD:
+        block_columns(cur, n, long_masks, k, m, long_columns)
     best_edits = edits
     shift_cost = 0  # cost of the kept shift: 0 until one is kept
     # Block sizes longest first; a block of `size` words fixes at most
@@ -270,12 +277,13 @@ def best_shift(cur, n, ref, m, edits, masks, k, unknown, beam_width, work):
                             shifted, first, n, masks, k, m,
                             bit_columns[0, first], bit_columns[1, first],
                         )  # fmt: skip
-                        if cost < best_edits and cost - unknown > beam_width:
-                            cost = pruned_cost(
-                                shifted, n, ref, m, beam_width, columns[0],
-                                columns[1],
-                            )  # fmt: skip
                     else:
+                        first = min(start, destination + 1)
+                        cost = block_distance_from(
+                            shifted, first, n, long_masks, k, m, long_columns,
+                            long_work,
+                        )  # fmt: skip
+                    if cost < best_edits and cost - unknown > beam_width:
                         cost = pruned_cost(
                             shifted, n, ref, m, beam_width, columns[0], columns[1]
                         )
