@@ -9,7 +9,8 @@ least two of the segment's references, so they depend on the reference
 *subset*: keyword policies are computed per (hypothesis, subset, reference);
 the others once per (hypothesis, reference) and reduced over each subset.
 
-Distances are integers (the same dynamic programme as
+Distances are integers (:mod:`scoring.batch.kernels_word_distance`, the same
+recurrence as
 :func:`scoring.metrics.red.edit_distance.edit_distances_by_swap`: Levenshtein,
 and the "optimal string alignment" distance with adjacent swaps costing 1),
 normalised as ``d / max(|hyp|, |ref|)`` (0 when both are empty) in float64,
@@ -32,43 +33,9 @@ import numpy as np
 from numba import njit
 
 from scoring.batch.kernels_lcs import clear_local_ids, local_ids
+from scoring.batch.kernels_word_distance import WORD, word_edit_distance
 
-_WORD = 64
 _NOT_A_CANDIDATE = 1 << 30
-
-
-@njit(cache=True, nogil=True)
-def _edit_distance(a, n, b, m, swap, before, previous, current):
-    """Levenshtein (``swap`` False) or optimal-string-alignment distance of
-    ``a[:n]`` and ``b[:m]``; three scratch rows of at least ``m + 1``."""
-    for j in range(m + 1):
-        previous[j] = j
-        before[j] = j
-    for i in range(1, n + 1):
-        current[0] = i
-        word = a[i - 1]
-        for j in range(1, m + 1):
-            best = previous[j] + 1
-            inserted = current[j - 1] + 1
-            if inserted < best:
-                best = inserted
-            replaced = previous[j - 1] + (0 if word == b[j - 1] else 1)
-            if replaced < best:
-                best = replaced
-            if (
-                swap
-                and i >= 2
-                and j >= 2
-                and word == b[j - 2]
-                and a[i - 2] == b[j - 1]
-                and before[j - 2] + 1 < best
-            ):
-                best = before[j - 2] + 1
-            current[j] = best
-        for j in range(m + 1):
-            before[j] = previous[j]
-            previous[j] = current[j]
-    return previous[m]
 
 
 @njit(cache=True, nogil=True)
@@ -111,53 +78,6 @@ def _replace_by_synonyms(
             if local_u >= 0 and candidate_rank[local_u] < best_rank:
                 best_rank = candidate_rank[local_u]
                 hyp[i] = u
-
-
-@njit(cache=True, nogil=True)
-def _bit_parallel_distance(hyp, n, equal_masks, m, swap, local):
-    """Levenshtein or optimal-string-alignment distance of ``hyp[:n]`` and a
-    reference of ``1 <= m <= 64`` tokens given as one bit mask per local
-    token id (bit i: reference position i), after Hyyro (2003): one column
-    of the dynamic programme per hypothesis token, in a 64-bit word. Bits
-    above ``m - 1`` hold garbage that only ever moves upwards."""
-    one = np.uint64(1)
-    last = one << np.uint64(m - 1)
-    plus = ~np.uint64(0)
-    minus = np.uint64(0)
-    diagonal = np.uint64(0)
-    previous_equal = np.uint64(0)
-    score = m
-    for t in range(n):
-        v = local[hyp[t]]
-        equal = equal_masks[v] if v >= 0 else np.uint64(0)
-        extra = minus
-        if swap:
-            extra |= (((~diagonal) & equal) << one) & previous_equal
-        diagonal = (((equal & plus) + plus) ^ plus) | equal | extra
-        h_plus = minus | ~(diagonal | plus)
-        h_minus = diagonal & plus
-        if h_plus & last:
-            score += 1
-        elif h_minus & last:
-            score -= 1
-        h_plus = (h_plus << one) | one
-        h_minus = h_minus << one
-        plus = h_minus | ~(diagonal | h_plus)
-        minus = h_plus & diagonal
-        previous_equal = equal
-    return score
-
-
-@njit(cache=True, nogil=True)
-def _distance(hyp, n, ref, m, swap, equal_masks, local, before, previous, current):
-    """Distance of ``hyp[:n]`` and ``ref[:m]``, bit-parallel when it fits."""
-    if m == 0:
-        return n
-    if n == 0:
-        return m
-    if m <= _WORD:
-        return _bit_parallel_distance(hyp, n, equal_masks, m, swap, local)
-    return _edit_distance(hyp, n, ref, m, swap, before, previous, current)
 
 
 @njit(cache=True, nogil=True)
@@ -244,7 +164,7 @@ def red_subset_features(
                             if is_content[token]:
                                 slot_rank[slot, v] = n_candidates
                                 n_candidates += 1
-                    if m <= _WORD:
+                    if m <= WORD:
                         for i in range(m):
                             v = local[slot_tokens[slot, i]]
                             slot_masks[slot, v] |= np.uint64(1) << np.uint64(i)
@@ -294,7 +214,7 @@ def red_subset_features(
                         longer = max(n, m)
                         plain = swapped = 0.0
                         if longer > 0 and plain_column >= 0:
-                            distance = _distance(
+                            distance = word_edit_distance(
                                 hyp,
                                 n,
                                 ref,
@@ -308,7 +228,7 @@ def red_subset_features(
                             )
                             plain = float(distance) / float(longer)
                         if longer > 0 and swap_column >= 0:
-                            distance = _distance(
+                            distance = word_edit_distance(
                                 hyp,
                                 n,
                                 ref,

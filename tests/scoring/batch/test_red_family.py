@@ -16,7 +16,7 @@ import pytest
 from scoring import MetricError, get_metric
 from scoring.batch.engine import supports, token_view
 from scoring.batch.grid import grid_from_texts
-from scoring.batch.kernels_red import _distance
+from scoring.batch.kernels_word_distance import word_edit_distance
 from scoring.batch.red_family import RedFamily, red_token_view
 from scoring.batch.subsets import ALL_REFERENCES, jackknife_masks
 from scoring.metrics.red.edit_distance import edit_distances
@@ -212,7 +212,7 @@ def test_the_compiled_distances_equal_the_numpy_ones(swap):
         masks = np.zeros(6, dtype=np.uint64)
         for i, token in enumerate(second[:64].tolist()):
             masks[token] |= np.uint64(1) << np.uint64(i)
-        ours = _distance(
+        ours = word_edit_distance(
             first.astype(np.int32),
             len(first),
             second.astype(np.int32),
