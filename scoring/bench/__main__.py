@@ -10,6 +10,17 @@
 4. ``suite16384``: the same for the six Table 7 metrics on 474 x 16384-best
    (target: under 10 minutes).
 
+   After each suite's engine run, its corpus is written as a Moses n-best
+   file and reference files and ``python -m scoring orange`` runs on them
+   in a child process, once printing the table and once with ``--json``:
+   wall time and peak memory end to end (:mod:`scoring.bench.end_to_end`;
+   ``--no-command-line`` skips it).
+5. ``metrics``: ORANGE time per metric at paper scale for chrF, chrF++,
+   GTM e = 1, 2, 3, TER, METEOR, WNM and RED through the dispatcher, with
+   the path it chose (:mod:`scoring.bench.metric_times`); a slow metric is
+   measured on fewer sentences (``--metric-sentences N``, or as many as fit
+   ``--metric-budget`` seconds) and its paper-scale time extrapolated.
+
 Options: ``--only PART`` (repeatable) runs some parts; ``--sentences N``
 scales the corpora down (tests run a tiny version); ``--workers N``;
 ``--cold-compile`` also measures compiling from scratch, in a subprocess with
@@ -29,7 +40,7 @@ import time
 from scoring.bench.synthetic import PAPER_1024_BEST, make_corpus
 from scoring.orange.batched import available_cpus
 
-PARTS = ("throughput", "suite1024", "suite16384")
+PARTS = ("throughput", "suite1024", "suite16384", "metrics")
 THROUGHPUT_SENTENCES = 32
 THROUGHPUT_SAMPLE = 2000
 
@@ -53,6 +64,23 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--workers", type=int, help="threads (default: CPUs available)")
     parser.add_argument(
         "--bootstrap", type=int, default=1000, help="bootstrap samples of the suites"
+    )
+    parser.add_argument(
+        "--no-command-line",
+        action="store_true",
+        help="skip the end-to-end command-line runs after the suites",
+    )
+    parser.add_argument(
+        "--metric-sentences",
+        type=int,
+        help="metrics part: measure on at most N sentences, extrapolate",
+    )
+    parser.add_argument(
+        "--metric-budget",
+        type=float,
+        default=300.0,
+        help="metrics part: seconds a metric may take before it is measured "
+        "on fewer sentences (extrapolated)",
     )
     parser.add_argument(
         "--cold-compile",
@@ -97,7 +125,9 @@ def main(argv: list[str] | None = None) -> int:
     parts = arguments.only or list(PARTS)
     # Imported here so that importing this module stays cheap.
     from scoring.batch.warmup import warm_up, warm_up_from_cache
-    from scoring.bench.suites import format_suite, run_suite
+    from scoring.bench.end_to_end import format_command_line, time_command_line
+    from scoring.bench.metric_times import format_metric_times, time_metrics
+    from scoring.bench.suites import SUITES, format_suite, run_suite, suite_corpus
     from scoring.bench.throughput import compare_tools, format_comparisons
 
     out = sys.stdout
@@ -130,15 +160,42 @@ def main(argv: list[str] | None = None) -> int:
         out.flush()
     for name in ("suite1024", "suite16384"):
         if name in parts:
+            started = time.perf_counter()
+            corpus = suite_corpus(name, arguments.sentences)
+            generated = time.perf_counter() - started
             run = run_suite(
                 name,
-                arguments.sentences,
                 workers=arguments.workers,
                 n_bootstrap=arguments.bootstrap,
                 progress=_progress(name),
+                corpus=corpus,
             )
+            run = dataclasses.replace(run, generate_seconds=generated)
             out.write("\n" + format_suite(run) + "\n")
             out.flush()
+            if not arguments.no_command_line:
+                runs = time_command_line(
+                    corpus, SUITES[name][1], n_bootstrap=arguments.bootstrap
+                )
+                out.write(format_command_line(runs) + "\n")
+                out.write(
+                    f"(engine alone: {run.wall_seconds:.1f} s; the machine's load "
+                    "inflates every figure)\n"
+                )
+                out.flush()
+            del corpus, run
+    if "metrics" in parts:
+        out.write(
+            "\nORANGE per metric, 1024-best x 4 references, through "
+            "scoring.orange.dispatch.orange_metrics\n"
+        )
+        out.flush()
+        times = time_metrics(
+            sentences=arguments.metric_sentences,
+            corpus_sentences=arguments.sentences,
+            budget_seconds=arguments.metric_budget,
+        )
+        out.write(format_metric_times(times) + "\n")
     return 0
 
 

@@ -26,6 +26,7 @@ from scoring.bench.synthetic import (
     PAPER_1024_BEST,
     PAPER_16384_BEST,
     CorpusShape,
+    SyntheticCorpus,
     make_corpus,
 )
 from scoring.orange.batched import available_cpus, orange_batch
@@ -77,6 +78,16 @@ class SuiteRun:
         return shape.n_sentences * shape.n_candidates * shape.n_references
 
 
+def suite_corpus(name: str, n_sentences: int | None = None) -> SyntheticCorpus:
+    """The suite's synthetic corpus, ``n_sentences`` of them if given."""
+    shape, _ = SUITES[name]
+    if n_sentences is not None:
+        shape = dataclasses.replace(
+            shape, n_sentences=min(n_sentences, shape.n_sentences)
+        )
+    return make_corpus(shape)
+
+
 def run_suite(
     name: str,
     n_sentences: int | None = None,
@@ -84,15 +95,15 @@ def run_suite(
     workers: int | None = None,
     n_bootstrap: int = 1000,
     progress: Callable[[float], None] | None = None,
+    corpus: SyntheticCorpus | None = None,
 ) -> SuiteRun:
-    """Generate the suite's corpus and run ORANGE of its metrics."""
-    shape, specs = SUITES[name]
-    if n_sentences is not None:
-        shape = dataclasses.replace(
-            shape, n_sentences=min(n_sentences, shape.n_sentences)
-        )
+    """Generate the suite's corpus (or take ``corpus``, made by
+    :func:`suite_corpus`) and run ORANGE of its metrics."""
+    _, specs = SUITES[name]
     started = time.perf_counter()
-    corpus = make_corpus(shape)
+    if corpus is None:
+        corpus = suite_corpus(name, n_sentences)
+    shape = corpus.shape
     generate_seconds = time.perf_counter() - started
     metrics = {paper_name: get_metric(spec) for paper_name, spec in specs.items()}
     source = TokenSource(corpus.nbest, corpus.references)

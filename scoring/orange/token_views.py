@@ -90,8 +90,10 @@ def _candidate_tokens(
     if splits_at_whitespace(view):
         word_offsets, word_tokens = _word_table(nbest.vocabulary, view, interner)
         tokens = _gather(nbest.words, word_offsets, word_tokens)
-        per_word = np.diff(word_offsets)[nbest.words]
-        ends = np.concatenate(([0], np.cumsum(per_word)))
+        lengths = np.diff(word_offsets)
+        if (lengths == 1).all():  # one token a word: the words' offsets
+            return tokens.astype(np.int32, copy=False), nbest.word_offsets
+        ends = np.concatenate(([0], np.cumsum(lengths[nbest.words])))
         return tokens.astype(np.int32, copy=False), ends[nbest.word_offsets]
     pieces = [interner.intern(view(nbest.texts[c])) for c in range(nbest.n_candidates)]
     lengths = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))

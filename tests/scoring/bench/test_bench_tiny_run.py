@@ -79,7 +79,7 @@ def test_a_tiny_run_prints_throughput_and_both_suites():
     assert "suite16384: 2 sentences x 16384-best x 4 references, 6 metrics" in text
     assert "ROUGE-S*" in text and "ROUGE-W-1.2" in text
     assert len(re.findall(r"ORANGE of all metrics: wall [\d.]+ s", text)) == 2
-    assert len(re.findall(r"peak memory [\d,]+ MiB", text)) == 2
+    assert len(re.findall(r"peak memory [\d,]+ MiB \(", text)) == 2
 
 
 def test_parts_can_be_run_alone():
@@ -88,3 +88,42 @@ def test_parts_can_be_run_alone():
         main(["--only", "suite1024", "--sentences", "1", "--bootstrap", "10"])
     assert "suite1024" in out.getvalue() and "throughput" not in out.getvalue()
     assert "suite16384" not in out.getvalue()
+
+
+def test_the_suites_run_the_command_line_end_to_end_on_files():
+    out = io.StringIO()
+    with redirect_stdout(out):
+        main(["--only", "suite1024", "--sentences", "2", "--bootstrap", "10"])
+    text = out.getvalue()
+    table, as_json = (
+        re.search(rf"command line end to end \({what}\): wall [\d.]+ s, peak memory "
+                  r"[\d,]+ MiB; n-best file [\d,]+ MB", text)
+        for what in ("table", "--json")
+    )  # fmt: skip
+    assert table and as_json
+    assert re.search(r"\(engine alone: [\d.]+ s", text)
+
+
+def test_no_command_line_skips_it():
+    out = io.StringIO()
+    with redirect_stdout(out):
+        main(["--only", "suite1024", "--sentences", "1", "--bootstrap", "5",
+              "--no-command-line"])  # fmt: skip
+    assert "command line end to end" not in out.getvalue()
+
+
+def test_the_metrics_part_times_each_metric_and_names_its_path():
+    out = io.StringIO()
+    with redirect_stdout(out):
+        main(["--only", "metrics", "--sentences", "3", "--metric-sentences", "1"])
+    text = out.getvalue()
+    assert "throughput" not in text and "suite1024" not in text
+    rows = {line.split()[0]: line for line in text.splitlines()[-9:]}
+    assert set(rows) == {
+        "chrf", "chrf++", "gtm:e=1", "gtm:e=2", "gtm:e=3", "ter", "meteor", "wnm",
+        "red",
+    }  # fmt: skip
+    for row in rows.values():
+        assert "batch engine" in row or "pair by pair" in row or "failed:" in row, row
+        if "failed:" not in row:
+            assert "1 sentences" in row and "(extrap.)" in row
