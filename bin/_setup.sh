@@ -69,3 +69,12 @@ PY
   fi
   if [ -f "$table" ]; then echo "$table"; fi
 }
+
+# Numba's cache of the compiled batch kernels, where the app may write: the
+# workers compile the kernels once and load them on every later start.
+# Prints the directory (NUMBA_CACHE_DIR if set, else under MTDASH_DATA_DIR).
+numba_cache_dir() {
+  local dir="${NUMBA_CACHE_DIR:-${MTDASH_DATA_DIR:-$PWD/var}/numba-cache}"
+  mkdir -p "$dir"
+  echo "$dir"
+}

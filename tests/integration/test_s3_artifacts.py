@@ -45,6 +45,7 @@ from tests.support import services
 from tests.web.helpers import text_file
 from tests.web.orange_support import (
     TOY_NBEST,
+    check_waiting_uploads,
     create_demo_test_set,
     demo_nbest_text,
     make_nbest,
@@ -228,7 +229,9 @@ def test_a_list_uploaded_through_the_page_is_ranked_by_a_worker_from_the_bucket(
         {"name": "in S3", "description": "", "nbest_file": text_file("d.nbest", text)},
     )
     assert response.status_code == 302, response.content.decode()[-2000:]
+    check_waiting_uploads()  # the worker's check, here: from S3 and back
     nbest = NBestList.objects.get(name="in S3")
+    assert nbest.status == NBestList.Status.SUCCEEDED, nbest.error_message
     assert bucket.keys(nbest.artifact) == [
         f"{nbest.artifact}/{artifacts.CANDIDATES_FILE}",
         f"{nbest.artifact}/{artifacts.INDEX_FILE}",
@@ -299,9 +302,11 @@ def test_a_malformed_upload_leaves_no_object(
         reverse("nbest_new", args=[test_set.pk]),
         {"name": "bad", "description": "", "nbest_file": text_file("b.nbest", content)},
     )
-    assert response.status_code == 200
-    assert "Nothing was stored." in response.content.decode()
-    assert not NBestList.objects.exists()
+    assert response.status_code == 302
+    [nbest] = check_waiting_uploads()
+    assert nbest.status == NBestList.Status.FAILED
+    page = client.get(response["Location"]).content.decode()
+    assert "Nothing was stored." in page
     assert bucket.keys() == before
 
 

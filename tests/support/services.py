@@ -131,7 +131,9 @@ def start_worker(
         stdout=log,
         stderr=subprocess.STDOUT,
     )
-    deadline = time.monotonic() + 60
+    # A worker makes the batch kernels ready before it says so: seconds from
+    # Numba's cache, minutes when it compiles them on a loaded machine.
+    deadline = time.monotonic() + 300
     while "ready." not in log_path.read_text():
         if process.poll() is not None or time.monotonic() > deadline:
             process.kill()
