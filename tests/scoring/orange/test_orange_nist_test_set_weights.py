@@ -203,3 +203,15 @@ def test_the_command_line_counts_the_weights_over_whole_reference_files(
         get_metric("nist"), "nist", candidates, references, OPTIONS, sentence_ids=ids
     )
     assert narrower.to_dict() != expected.to_dict()
+
+
+def test_a_source_without_its_references_needs_the_metrics_bound_first():
+    class IdsOnly:  # e.g. a streaming source that keeps no texts
+        pass
+
+    metrics = {"nist": get_metric("nist"), "bleu": get_metric("bleu")}
+    with pytest.raises(MetricError, match="prepare_metrics first"):
+        prepare_metrics_for_source(metrics, IdsOnly())
+    bound = prepare_metrics(metrics, [("a b", "a c")])
+    assert prepare_metrics_for_source(bound, IdsOnly()) is bound
+    assert prepare_metrics_for_source({"bleu": metrics["bleu"]}, IdsOnly())
