@@ -17,6 +17,7 @@ looked up once per token (per grid) from the grid's vocabulary.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 
 import numpy as np
 
@@ -54,13 +55,17 @@ def policy_arrays(variants: Sequence[Variant]) -> tuple[np.ndarray, ...]:
     )
 
 
-def content_flags(vocabulary: Sequence[str], language: str) -> np.ndarray:
-    """``is_content_word`` of every token id: ``(V,)`` bool."""
-    return np.fromiter(
+@lru_cache(maxsize=8)
+def content_flags(vocabulary: tuple[str, ...], language: str) -> np.ndarray:
+    """``is_content_word`` of every token id: ``(V,)`` bool (read-only; cached,
+    since the chunks of one n-best list may share one vocabulary)."""
+    flags = np.fromiter(
         (is_content_word(token, language) for token in vocabulary),
         dtype=np.bool_,
         count=len(vocabulary),
     )
+    flags.flags.writeable = False
+    return flags
 
 
 def related_content_words(
@@ -126,7 +131,7 @@ class RedFamily:
             model.feature_matrix([], [], metric.wordnet)
         if len(grid.vocabulary) < grid.vocabulary_size:
             raise ValueError("RED in the batch engine needs the grid's vocabulary")
-        is_content = content_flags(grid.vocabulary, model.language)
+        is_content = content_flags(tuple(grid.vocabulary), model.language)
         policies = policy_arrays(variants)
         related = np.zeros(0, dtype=np.int64)
         if policies[1].any():
