@@ -27,7 +27,7 @@ from scoring.metrics.ter.beam import BEAM_WIDTH
 from scoring.metrics.ter.metric import TER
 
 
-def ter_pair_edits(grid: PairGrid) -> np.ndarray:
+def ter_grid_edits(grid: PairGrid) -> np.ndarray:
     """TERCOM edits of every (hypothesis, reference) pair: ``(H, K)`` int32
     (unused columns 0), as :func:`scoring.metrics.ter.shifts.ter_edits`."""
     return ter_edits_grid(
@@ -58,7 +58,7 @@ class TerFamily:
         one ``(H, S)`` float64 array per metric."""
         member = membership(masks, grid.refs_per_group[grid.hyp_groups], grid.max_refs)
         mean_ref_len = subset_mean_lengths(grid.pair_ref_lengths(), member)
-        fewest, _ = subset_min_first(ter_pair_edits(grid), member)
+        fewest, _ = subset_min_first(ter_grid_edits(grid), member)
         rows = np.stack([fewest, mean_ref_len], axis=-1)
         return [
             np.asarray(metric.sentence_scores_from_statistics(rows), dtype=np.float64)

@@ -23,7 +23,7 @@ import pytest
 from scoring import get_metric
 from scoring.batch.engine import supports, token_view
 from scoring.batch.grid import grid_from_texts
-from scoring.batch.ter_family import ter_pair_edits
+from scoring.batch.ter_family import ter_grid_edits
 from scoring.bench.synthetic import PAPER_1024_BEST, make_corpus
 from scoring.bench.ter_suite import corpus_as_text
 from scoring.bench.ter_suite import main as ter_suite_main
@@ -74,7 +74,7 @@ def compiled_and_per_pair_edits(spec, hypotheses, references):
     words; ``hypotheses[g]`` against ``references[g]``."""
     preprocess = token_view(get_metric(spec))
     grid = grid_from_texts(hypotheses, references, preprocess)
-    compiled = ter_pair_edits(grid)
+    compiled = ter_grid_edits(grid)
     expected = np.zeros_like(compiled)
     row = 0
     for group, refs in zip(hypotheses, references):
