@@ -12,6 +12,7 @@ import pytest
 from scoring import MetricError, get_metric
 from scoring.batch.engine import supports
 from scoring.batch.subsets import ALL_REFERENCES, jackknife_masks
+from scoring.metrics.ter.metric import TER
 from scoring.orange.batched import orange_batch
 from scoring.orange.options import OrangeOptions
 from scoring.orange.sources import TextSource
@@ -102,5 +103,9 @@ def test_orange_needs_two_references_and_a_supported_metric():
     with pytest.raises(MetricError, match="at least two references"):
         orange_batch({"bleu": get_metric("bleu")}, one_reference, options)
     two = TextSource([["a b", "a"]], [["a b", "b a"]])
+
+    class OwnTer(TER):  # the engine takes the exact metric classes only
+        pass
+
     with pytest.raises(MetricError, match="does not support: ter"):
-        orange_batch({"ter": get_metric("ter")}, two, options)
+        orange_batch({"ter": OwnTer()}, two, options)
