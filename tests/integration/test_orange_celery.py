@@ -25,7 +25,7 @@ from tests.web.orange_support import (  # noqa: F401  (fixtures)
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
-METRICS = ["bleu", "rouge-s:d=4", "wer"]
+METRICS = ["bleu", "rouge-s:d=4", "wer", "nist"]  # NIST: the test set's weights
 OPTIONS = OrangeOptions(curve_step=2, n_bootstrap=500, seed=11)
 
 

@@ -16,7 +16,7 @@ from mtdash.evaluation.models import TestSet
 from mtdash.orange.models import NBestList
 from mtdash.orange.services.nbest_uploads import create_nbest_list, parse_nbest_upload
 from scoring import get_metric
-from scoring.orange import OrangeOptions, orange_for_metric
+from scoring.orange import OrangeOptions, orange_for_metric, prepare_metrics
 from scoring.orange.nbest import NBestList as TextNBest
 from scoring.orange.nbest import iter_nbest
 from scoring.orange.ranking import OrangeResult
@@ -128,11 +128,13 @@ def demo_world_fixture(team, owner, artifact_dir):
 def single_run(
     test_set: TestSet, text: str, spec: str, options: OrangeOptions
 ) -> OrangeResult:
-    """ORANGE of ``spec`` in one ``scoring.orange.orange_for_metric`` call, as the CLI does."""
+    """ORANGE of ``spec`` in one ``scoring.orange.orange_for_metric`` call, as the
+    CLI does (NIST with the weights of every reference of the test set)."""
     lists = TextNBest.from_entries(iter_nbest(text.splitlines(), "nbest"))
     streams = test_set.reference_streams()
     references = [tuple(stream[i] for stream in streams) for i in lists.sentence_ids]
+    metric = prepare_metrics([get_metric(spec)], list(zip(*streams)))[0]
     return orange_for_metric(
-        get_metric(spec), spec, lists.candidates, references, options,
+        metric, spec, lists.candidates, references, options,
         sentence_ids=lists.sentence_ids,
     )  # fmt: skip

@@ -21,7 +21,9 @@ from mtdash.orange.services.reviews import create_review, item_view
 from scoring import get_metric
 from scoring.cli.main import build_parser
 from scoring.cli.orange import run_orange
-from scoring.orange import OrangeOptions
+from scoring.orange import OrangeOptions, orange_for_metric
+from scoring.orange.nbest import NBestList as TextNBest
+from scoring.orange.nbest import iter_nbest
 from tests.web.orange_support import (  # noqa: F401  (fixtures)
     artifact_dir_fixture,
     demo_nbest_text,
@@ -85,11 +87,21 @@ def test_a_chunked_jobs_nist_orange_equals_the_command_lines(
 def test_the_weights_are_not_those_of_the_n_best_lists_sentences_alone(
     demo_world, owner, tmp_path
 ):
-    # Binding NIST to the 16 ranked sentences' references only (what the
-    # helper's single orange_for_metric call does) moves the oracle scores.
+    # Binding NIST to the 16 ranked sentences' references only (what a
+    # plain orange_for_metric call over them does) moves the oracle scores.
     test_set, _ = demo_world
     whole = command_line_results(test_set, tmp_path, ["nist"])["nist"]
-    ranked_only = single_run(test_set, demo_nbest_text(), "nist", OPTIONS)
+    assert single_run(test_set, demo_nbest_text(), "nist", OPTIONS) == whole
+    lists = TextNBest.from_entries(iter_nbest(demo_nbest_text().splitlines(), "x"))
+    streams = test_set.reference_streams()
+    ranked_only = orange_for_metric(
+        get_metric("nist"),
+        "nist",
+        lists.candidates,
+        [tuple(stream[i] for stream in streams) for i in lists.sentence_ids],
+        OPTIONS,
+        sentence_ids=lists.sentence_ids,
+    )
     assert whole.n_sentences == ranked_only.n_sentences == 16
     oracles = [item["oracle_score"] for item in whole.above_reference]
     assert oracles != [item["oracle_score"] for item in ranked_only.above_reference]
