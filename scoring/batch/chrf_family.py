@@ -4,13 +4,11 @@
 (``str.lower()`` of the full text, which is not the same as folding word by
 word: Greek final sigma), then character n-grams of the text without its
 whitespace (or with it, ``whitespace=true``) and, for chrF++, word n-grams
-of :func:`~scoring.metrics.chrf.statistics.chrf_words`. The views keep
-everything the metric reads: chrF (no word n-grams) takes the case-folded
-text as one token (:class:`ChrfText`); chrF++ splits it at whitespace,
-keeping the whitespace runs as tokens when whitespace counts
-(:class:`ChrfTokens`). From the grid's vocabulary (id -> token) the family
-derives each token's characters (dropping whitespace unless it counts) and
-its chrF words, so ``chrf_words`` runs once per distinct token, not per
+of :func:`~scoring.metrics.chrf.statistics.chrf_words`. The view
+(:class:`ChrfText`) keeps all of it: the case-folded text as one token.
+From the grid's vocabulary (id -> token) the family derives, in compiled
+code, each token's characters (dropping whitespace unless it counts) and
+its chrF words, once per distinct token, not per
 occurrence. Character n-grams may span word boundaries: they are taken
 from each hypothesis's whole character sequence.
 
@@ -26,46 +24,28 @@ transcendental functions), so choice and value agree bit for bit (tested).
 
 from __future__ import annotations
 
-import re
+import string
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from scoring.batch.grid import PairGrid
-from scoring.batch.kernels_chrf import pair_order_matches, spell_characters
+from scoring.batch.kernels_chrf import (
+    pair_order_matches,
+    spell_characters,
+    word_table,
+)
 from scoring.batch.subsets import membership, subset_first_best, take_columns
 from scoring.metrics.chrf.metric import CHRF, CHRFPlusPlus
-from scoring.metrics.chrf.statistics import chrf_words
-
-# Maximal runs of whitespace or of anything else; \s is str.isspace()'s set
-# (both use Py_UNICODE_ISSPACE), the set str.split() splits on.
-_RUNS = re.compile(r"\s+|\S+")
-
-
-@dataclass(frozen=True)
-class ChrfTokens:
-    """chrF++'s token view: the (case-folded) text split at whitespace, with
-    the whitespace runs kept as tokens of their own when whitespace counts;
-    the tokens joined give exactly the characters chrF reads. The
-    punctuation split of chrF++'s words is done per vocabulary entry by the
-    family (so not once per word occurrence in Python)."""
-
-    lowercase: bool
-    whitespace: bool
-
-    def __call__(self, text: str) -> list[str]:
-        if self.lowercase:
-            text = text.lower()
-        return _RUNS.findall(text) if self.whitespace else text.split()
 
 
 @dataclass(frozen=True)
 class ChrfText:
-    """chrF's token view without word n-grams: the (case-folded) text as one
-    token. Interning one token per text instead of one per word is most of
-    the Python time saved; the family drops the whitespace, if it must,
-    from the characters."""
+    """chrF's token view: the (case-folded) text as one token. Interning one
+    token per text instead of one per word saves most of the Python time;
+    the family derives the characters and words from the vocabulary in
+    compiled code."""
 
     lowercase: bool
 
@@ -73,10 +53,8 @@ class ChrfText:
         return [text.lower() if self.lowercase else text]
 
 
-def chrf_token_view(metric: CHRF) -> ChrfText | ChrfTokens:
-    if metric.word_order == 0:
-        return ChrfText(metric.lowercase)
-    return ChrfTokens(metric.lowercase, metric.whitespace)
+def chrf_token_view(metric: CHRF) -> ChrfText:
+    return ChrfText(metric.lowercase)
 
 
 def _spell_out(
@@ -101,6 +79,10 @@ def _starts(length: np.ndarray) -> np.ndarray:
 
 # One past the largest Unicode code point.
 _CODE_POINTS = 0x110000
+# chrF++ splits ASCII punctuation (string.punctuation) off words' edges.
+_PUNCTUATION_CODE_POINTS = np.array(
+    sorted(map(ord, string.punctuation)), dtype=np.int64
+)
 
 
 class _Spellings:
@@ -147,39 +129,48 @@ class _Spellings:
         self._words: tuple | None = None
         self._word_alphabet_size = 0
 
-    def characters(
-        self, tokens: np.ndarray, offsets: np.ndarray, whitespace: bool
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Each token sequence spelt out in characters, whitespace left out
-        unless ``whitespace``: ``(symbols int32, offsets int64)``."""
+    def _symbols(self, whitespace: bool) -> np.ndarray:
+        """Code point -> dense id, -1 for what chrF does not read:
+        ``(0x110000,)`` int32."""
         if whitespace not in self._symbol_of:
-            # code point -> dense id, -1 for what chrF does not read
             symbol_of = np.full(_CODE_POINTS, -1, dtype=np.int32)
             read = self._alphabet
             if not whitespace:
                 read = read[~self._alphabet_is_space]
             symbol_of[read] = np.arange(read.size, dtype=np.int32)
             self._symbol_of[whitespace] = symbol_of
+        return self._symbol_of[whitespace]
+
+    def characters(
+        self, tokens: np.ndarray, offsets: np.ndarray, whitespace: bool
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Each token sequence spelt out in characters, whitespace left out
+        unless ``whitespace``: ``(symbols int32, offsets int64)``."""
         return spell_characters(
             tokens,
             offsets,
             self._entry_start,
             self._entry_length,
             self._code_points,
-            self._symbol_of[whitespace],
+            self._symbols(whitespace),
         )
 
     def _word_table(self) -> tuple:
         if self._words is None:
-            interner: dict[str, int] = {}
-            ids: list[int] = []
-            counts = np.zeros(self._size, dtype=np.int64)
-            for entry_id, entry in zip(self._used.tolist(), self._entries):
-                words = chrf_words(entry)
-                ids += [interner.setdefault(word, len(interner)) for word in words]
-                counts[entry_id] = len(words)
-            self._words = (_starts(counts), counts, np.asarray(ids, dtype=np.int32))
-            self._word_alphabet_size = max(1, len(interner))
+            is_space = np.zeros(_CODE_POINTS, dtype=bool)
+            is_space[self._alphabet[self._alphabet_is_space]] = True
+            is_punctuation = np.zeros(_CODE_POINTS, dtype=bool)
+            is_punctuation[_PUNCTUATION_CODE_POINTS] = True
+            start, length, ids, n_words = word_table(
+                self._used,
+                self._entry_start,
+                self._entry_length,
+                self._code_points,
+                is_space,
+                is_punctuation,
+            )
+            self._words = (start, length, ids)
+            self._word_alphabet_size = max(1, n_words)
         return self._words
 
     @property

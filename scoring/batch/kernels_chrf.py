@@ -155,3 +155,189 @@ def spell_characters(
                 symbols[out] = symbol
                 out += 1
     return symbols, new_offsets
+
+
+@njit(cache=True, nogil=True)
+def _slot(key, mask):
+    mixed = key * -7046029254386353131  # 0x9E3779B97F4A7C15, wrapping
+    return (mixed ^ (mixed >> 29)) & mask
+
+
+@njit(cache=True, nogil=True)
+def _grown(array, size):
+    grown = np.empty(size, dtype=array.dtype)
+    grown[: array.size] = array
+    return grown
+
+
+@njit(cache=True, nogil=True)
+def _rehashed(slot_word, slot_hash, capacity):
+    new_words = np.full(capacity, -1, dtype=np.int32)
+    new_hashes = np.empty(capacity, dtype=np.int64)
+    mask = capacity - 1
+    for old in range(slot_word.size):
+        if slot_word[old] >= 0:
+            slot = _slot(slot_hash[old], mask)
+            while new_words[slot] >= 0:
+                slot = (slot + 1) & mask
+            new_words[slot] = slot_word[old]
+            new_hashes[slot] = slot_hash[old]
+    return new_words, new_hashes
+
+
+@njit(cache=True, nogil=True)
+def _intern_entries(
+    entries,
+    first_entry,
+    entry_start,
+    entry_length,
+    code_points,
+    code_point_is_space,
+    code_point_is_punctuation,
+    word_start,
+    word_length,
+    word_ids,
+    n_out,
+    slot_word,
+    slot_hash,
+    known,
+    spelling,
+    n_words,
+):
+    """The words of entries ``first_entry...`` into ``word_ids``, until one
+    more entry could overfill the table or the word store (the caller grows
+    them: arrays reassigned inside this loop would slow it fourfold).
+    Returns ``(next entry index, n_out, n_words)``."""
+    capacity = slot_word.size
+    mask = capacity - 1
+    for index in range(first_entry, entries.size):
+        e = entries[index]
+        position = entry_start[e]
+        end = position + entry_length[e]
+        # an entry adds at most entry_length words and code points
+        room = min(capacity // 2 - n_words, known.size - 1 - n_words)
+        if room <= entry_length[e] or spelling.size - known[n_words] < entry_length[e]:
+            return index, n_out, n_words
+        word_start[e] = n_out
+        while position < end:
+            if code_point_is_space[code_points[position]]:
+                position += 1
+                continue
+            run_end = position
+            while run_end < end and not code_point_is_space[code_points[run_end]]:
+                run_end += 1
+            cut = run_end  # the run splits into [position, cut) and [cut, run_end)
+            if run_end - position > 1:
+                if code_point_is_punctuation[code_points[run_end - 1]]:
+                    cut = run_end - 1
+                elif code_point_is_punctuation[code_points[position]]:
+                    cut = position + 1
+            piece_start = position
+            for part in range(2):
+                piece_end = cut if part == 0 else run_end
+                length = piece_end - piece_start
+                if length == 0:
+                    continue
+                key = np.int64(length)
+                for c in range(piece_start, piece_end):
+                    key = key * 1000003 + code_points[c]
+                slot = _slot(key, mask)
+                found = -1
+                while slot_word[slot] >= 0:
+                    if slot_hash[slot] == key:
+                        w = slot_word[slot]
+                        first = known[w]
+                        same = known[w + 1] - first == length
+                        c = 0
+                        while same and c < length:
+                            same = spelling[first + c] == code_points[piece_start + c]
+                            c += 1
+                        if same:
+                            found = w
+                            break
+                    slot = (slot + 1) & mask
+                if found < 0:
+                    found = n_words
+                    first = known[found]
+                    for c in range(length):
+                        spelling[first + c] = code_points[piece_start + c]
+                    n_words += 1
+                    known[n_words] = first + length
+                    slot_word[slot] = found
+                    slot_hash[slot] = key
+                word_ids[n_out] = found
+                n_out += 1
+                piece_start = piece_end
+            position = run_end
+        word_length[e] = n_out - word_start[e]
+    return entries.size, n_out, n_words
+
+
+@njit(cache=True, nogil=True)
+def word_table(
+    entries,
+    entry_start,
+    entry_length,
+    code_points,
+    code_point_is_space,
+    code_point_is_punctuation,
+):
+    """chrF++'s words of each vocabulary entry, interned exactly.
+
+    Words are the maximal runs of non-whitespace code points of an entry; a
+    run longer than one code point loses its last code point as a word of
+    its own when that is ASCII punctuation, or else its first
+    (:func:`~scoring.metrics.chrf.statistics.chrf_words`). Words are
+    interned by a hash table of their code points; a hit is confirmed by
+    comparing the code points in full with the word's stored copy, so
+    equal ids mean equal words.
+
+    ``entries``: the used entry ids; entry e spans
+    ``code_points[entry_start[e]:][:entry_length[e]]``; the two flag tables
+    are indexed by code point (``(0x110000,)`` bool). Returns
+    ``(word_start (V,) int64, word_length (V,) int64, word_ids int32,
+    number of distinct words)``.
+    """
+    n_entries = entry_start.size
+    word_start = np.zeros(n_entries, dtype=np.int64)
+    word_length = np.zeros(n_entries, dtype=np.int64)
+    word_ids = np.empty(code_points.size, dtype=np.int32)
+    slot_word = np.full(1 << 12, -1, dtype=np.int32)
+    slot_hash = np.empty(1 << 12, dtype=np.int64)
+    # The distinct words' code points, contiguous (compact, so the
+    # confirming comparison stays in cache); word w is
+    # spelling[known[w]:known[w + 1]].
+    spelling = np.empty(1 << 14, dtype=code_points.dtype)
+    known = np.zeros(1 << 12, dtype=np.int64)
+    next_entry = n_out = n_words = 0
+    while next_entry < entries.size:
+        next_entry, n_out, n_words = _intern_entries(
+            entries,
+            next_entry,
+            entry_start,
+            entry_length,
+            code_points,
+            code_point_is_space,
+            code_point_is_punctuation,
+            word_start,
+            word_length,
+            word_ids,
+            n_out,
+            slot_word,
+            slot_hash,
+            known,
+            spelling,
+            n_words,
+        )
+        if next_entry < entries.size:  # grow what the next entry could overfill
+            need = entry_length[entries[next_entry]] + 1
+            if 2 * (n_words + need) >= slot_word.size:
+                capacity = 2 * slot_word.size
+                while 2 * (n_words + need) >= capacity:
+                    capacity *= 2
+                slot_word, slot_hash = _rehashed(slot_word, slot_hash, capacity)
+            if known.size - 1 - n_words <= need:
+                known = _grown(known, 2 * known.size + need)
+            if spelling.size - known[n_words] < need:
+                spelling = _grown(spelling, 2 * spelling.size + need)
+    return word_start, word_length, word_ids[:n_out], n_words

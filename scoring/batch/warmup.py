@@ -59,6 +59,7 @@ KERNELS = (
     kernels_edit.bag_matches_grid,
     kernels_chrf.pair_order_matches,
     kernels_chrf.spell_characters,
+    kernels_chrf.word_table,
     kernels_gtm.gtm_subset_matching,
     kernels_ter.ter_edits_grid,
     kernels_red.red_subset_features,
