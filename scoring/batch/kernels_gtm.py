@@ -27,8 +27,8 @@ so one pass serves every exponent requested: GTM10, GTM20 and GTM30
 together cost one matching.
 
 Measured on the synthetic paper corpus (20-40 tokens, 4 references, the 4
-jackknife subsets), CPU time on a loaded 2-core machine: 13 us per
-candidate for one exponent (3 us per matching), 15 us for e = 1, 2, 3
+jackknife subsets), CPU time on a loaded 2-core machine: 9 us per
+candidate for one exponent (2.3 us per matching), 11 us for e = 1, 2, 3
 together; GTM 1.4's Python greedy takes about 150 us per matching.
 """
 
@@ -54,14 +54,21 @@ def _greedy_weighted_sums(
     budget,
     exponents,
     alive,
+    long_alive,
     hyp_used,
     ref_used,
     taken_lengths,
     out,
 ):
     """GTM 1.4's greedy on the hits whose reference is in ``mask``; writes
-    ``sum(taken ** e)`` for each exponent into ``out`` (E,)."""
+    ``sum(taken ** e)`` for each exponent into ``out`` (E,).
+
+    Most hits start no run longer than 1, so the passes for lengths >= 2
+    visit only the starts of longer diagonals (``long_alive``), in the same
+    order; skipping the others there changes nothing, as a pass passes over
+    every start too short for it. The last pass visits every start."""
     count = 0
+    n_long = 0
     longest = 0
     for i in range(n_hits):
         if (mask >> hit_ref[i]) & 1:
@@ -69,20 +76,25 @@ def _greedy_weighted_sums(
             count += 1
             hyp_used[hit_t[i]] = False
             ref_used[hit_p[i]] = False
+            if hit_extent[i] > 1:
+                long_alive[n_long] = i
+                n_long += 1
             if hit_extent[i] > longest:
                 longest = hit_extent[i]
     for t in range(n_hyp):
         hyp_used[t] = False
     n_taken = 0
     for run_length in range(longest, 0, -1):
+        starts = long_alive if run_length > 1 else alive
+        n_starts = n_long if run_length > 1 else count
         kept = 0
-        for j in range(count):
-            i = alive[j]
+        for j in range(n_starts):
+            i = starts[j]
             t = hit_t[i]
             p = hit_p[i]
             if hyp_used[t] or ref_used[p]:
                 continue  # every run starting here conflicts, now and later
-            alive[kept] = i
+            starts[kept] = i
             kept += 1
             if hit_extent[i] < run_length:
                 continue
@@ -105,7 +117,8 @@ def _greedy_weighted_sums(
             n_taken += 1
         if budget <= 0:
             break
-        count = kept
+        if run_length > 1:
+            n_long = kept
     for e in range(exponents.size):
         weighted = 0.0
         for i in range(n_taken):
@@ -189,6 +202,7 @@ def gtm_subset_matching(
         hit_extent = np.empty(capacity, dtype=np.int64)
         hit_ref = np.empty(capacity, dtype=np.int64)
         alive = np.empty(capacity, dtype=np.int64)
+        long_alive = np.empty(capacity, dtype=np.int64)
         taken_lengths = np.empty(max(1, longest), dtype=np.float64)
         hyp_used = np.zeros(max(1, longest), dtype=np.bool_)
         ref_used = np.zeros(max(1, width), dtype=np.bool_)
@@ -239,6 +253,7 @@ def gtm_subset_matching(
                     budget,
                     exponents,
                     alive,
+                    long_alive,
                     hyp_used,
                     ref_used,
                     taken_lengths,
