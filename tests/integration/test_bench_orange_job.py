@@ -30,7 +30,7 @@ def test_the_benchmark_runs_end_to_end_on_a_tiny_corpus(celery_worker_process):
     assert "6 sentences x 8-best x 4 references, 2 metrics, 2 Celery workers" in report
     for step in ("upload (gzip", "check by a worker", "ORANGE job", "scoring orange"):
         assert step in report
-    assert "job / CLI" in report
+    assert "job / CLI" in report and "result page" in report
     # Nothing is left behind (the rows take their files with them).
     assert not NBestList.objects.exists() and not OrangeJob.objects.exists()
     assert not Team.objects.filter(name__startswith="bench-orange-").exists()
