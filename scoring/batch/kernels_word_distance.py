@@ -9,7 +9,9 @@
   one 64-bit word, one word operation per hypothesis token (Hyyro 2003,
   "A bit-vector algorithm for computing Levenshtein and Damerau edit
   distances");
-- :func:`word_edit_distance`: the bit-parallel one when the reference fits.
+- :func:`word_edit_distance`: the bit-parallel one when the reference fits;
+  :func:`word_edit_distances` gives both distances in one pass (RED needs
+  both).
 
 Distances are integers, so every path gives the same value (tested against
 the NumPy code).
@@ -104,3 +106,66 @@ def word_edit_distance(
     if m <= WORD:
         return bit_parallel_distance(hyp, n, equal_masks, m, swap, local)
     return plain_edit_distance(hyp, n, ref, m, swap, before, previous, current)
+
+
+@njit(cache=True, nogil=True)
+def bit_parallel_distances(hyp, n, equal_masks, m, local):
+    """``(Levenshtein, optimal-string-alignment)`` distances at once, as
+    :func:`bit_parallel_distance` computes each (one token lookup each)."""
+    one = np.uint64(1)
+    last = one << np.uint64(m - 1)
+    plus = swap_plus = ~np.uint64(0)
+    minus = swap_minus = np.uint64(0)
+    swap_diagonal = np.uint64(0)
+    previous_equal = np.uint64(0)
+    score = swap_score = m
+    for t in range(n):
+        v = local[hyp[t]]
+        equal = equal_masks[v] if v >= 0 else np.uint64(0)
+        diagonal = (((equal & plus) + plus) ^ plus) | equal | minus
+        h_plus = minus | ~(diagonal | plus)
+        h_minus = diagonal & plus
+        if h_plus & last:
+            score += 1
+        elif h_minus & last:
+            score -= 1
+        h_plus = (h_plus << one) | one
+        h_minus = h_minus << one
+        plus = h_minus | ~(diagonal | h_plus)
+        minus = h_plus & diagonal
+        # The same column with adjacent swaps.
+        swapped = (((~swap_diagonal) & equal) << one) & previous_equal
+        swap_diagonal = (
+            (((equal & swap_plus) + swap_plus) ^ swap_plus)
+            | equal
+            | swap_minus
+            | swapped
+        )
+        h_plus = swap_minus | ~(swap_diagonal | swap_plus)
+        h_minus = swap_diagonal & swap_plus
+        if h_plus & last:
+            swap_score += 1
+        elif h_minus & last:
+            swap_score -= 1
+        h_plus = (h_plus << one) | one
+        h_minus = h_minus << one
+        swap_plus = h_minus | ~(swap_diagonal | h_plus)
+        swap_minus = h_plus & swap_diagonal
+        previous_equal = equal
+    return score, swap_score
+
+
+@njit(cache=True, nogil=True)
+def word_edit_distances(hyp, n, ref, m, equal_masks, local, before, previous, current):
+    """``(Levenshtein, optimal-string-alignment)`` distances of ``hyp[:n]``
+    and ``ref[:m]``, bit-parallel when the reference fits a word."""
+    if m == 0:
+        return n, n
+    if n == 0:
+        return m, m
+    if m <= WORD:
+        return bit_parallel_distances(hyp, n, equal_masks, m, local)
+    return (
+        plain_edit_distance(hyp, n, ref, m, False, before, previous, current),
+        plain_edit_distance(hyp, n, ref, m, True, before, previous, current),
+    )

@@ -16,7 +16,10 @@ import pytest
 from scoring import MetricError, get_metric
 from scoring.batch.engine import supports, token_view
 from scoring.batch.grid import grid_from_texts
-from scoring.batch.kernels_word_distance import word_edit_distance
+from scoring.batch.kernels_word_distance import (
+    word_edit_distance,
+    word_edit_distances,
+)
 from scoring.batch.red_family import RedFamily, red_token_view
 from scoring.batch.subsets import ALL_REFERENCES, jackknife_masks
 from scoring.metrics.red.edit_distance import edit_distances
@@ -223,3 +226,13 @@ def test_the_compiled_distances_equal_the_numpy_ones(swap):
             *rows,
         )
         assert ours == distance, (first, second)
+        both = word_edit_distances(
+            first.astype(np.int32),
+            len(first),
+            second.astype(np.int32),
+            len(second),
+            masks,
+            local,
+            *rows,
+        )
+        assert both[1 if swap else 0] == distance, (first, second)
