@@ -56,6 +56,7 @@ def scratch(longest_hyp, longest_ref, n_words):
         np.zeros(n + m, dtype=np.int8),  # trace
         np.zeros((2, n + 1, block_count(m)), dtype=np.uint64),  # long columns
         np.zeros((2, block_count(m)), dtype=np.uint64),  # one long column
+        np.zeros(max(n_words, 1), dtype=np.int32),  # reference word counts
     )
 
 
@@ -78,6 +79,25 @@ def _align(cur, n, ref, m, masks, k, unknown, beam_width, scratch):
 
 
 @njit(cache=True, nogil=True)
+def _fewest_edits_of_any_order(hyp, n, ref, m, counts):
+    """max(n, m) - words matched regardless of order: a lower bound of the
+    edit distance of every permutation of ``hyp[:n]`` (each edit fixes at
+    most one of the larger side's words, and matches pair equal words).
+    ``counts``: zeros, indexed by local id (left zeroed)."""
+    for p in range(m):
+        counts[ref[p]] += 1
+    matched = 0
+    for p in range(n):
+        word = hyp[p]
+        if word >= 0 and counts[word] > 0:
+            counts[word] -= 1
+            matched += 1
+    for p in range(m):
+        counts[ref[p]] = 0
+    return max(n, m) - matched
+
+
+@njit(cache=True, nogil=True)
 def _search(hyp, n, ref, m, masks, long_masks, k, beam_width, scratch):
     """:func:`scoring.metrics.ter.shifts.ter_edits` for non-empty sides, the
     reference linked (:func:`~scoring.batch.kernels_ter_shifts.link_reference`)."""
@@ -88,14 +108,15 @@ def _search(hyp, n, ref, m, masks, long_masks, k, beam_width, scratch):
     for p in range(n):
         if hyp[p] < 0 or first_of[hyp[p]] < 0:
             unknown += 1
+    floor = _fewest_edits_of_any_order(hyp, n, ref, m, scratch[15])
     for p in range(n):
         cur[p] = hyp[p]
     edits = _align(cur, n, ref, m, masks, k, unknown, beam_width, scratch)
     shifts = 0
     while True:
         found = best_shift(
-            cur, n, ref, m, edits, masks, long_masks, k, unknown, beam_width,
-            scratch,
+            cur, n, ref, m, edits, floor, masks, long_masks, k, unknown,
+            beam_width, scratch,
         )  # fmt: skip
         if found < 0:
             return edits + shifts

@@ -204,7 +204,9 @@ def _distance_from(shifted, first, n, masks, k, m, plus, minus):
 
 
 @njit(cache=True, nogil=True)
-def best_shift(cur, n, ref, m, edits, masks, long_masks, k, unknown, beam_width, work):
+def best_shift(
+    cur, n, ref, m, edits, floor, masks, long_masks, k, unknown, beam_width, work
+):
     """The shift TERCOM keeps next (``scoring.metrics.ter.shifts._best_shift``):
     its edit cost and the shifted hypothesis in ``best``; -1 when none.
 
@@ -213,7 +215,15 @@ def best_shift(cur, n, ref, m, edits, masks, long_masks, k, unknown, beam_width,
     for references of up to 64 words, the current hypothesis's bit columns.
     ``masks[k]`` / ``long_masks[k]``: the reference's bit masks when it has
     up to 64 words / more (:mod:`scoring.batch.kernels_ter_blocks`).
+
+    ``floor``: no permutation of the hypothesis costs less (its words that
+    no reference word matches, whatever the order). A candidate is kept only
+    when it costs less than the best so far, so once the best reaches the
+    floor no later candidate can be kept and the search can stop: the same
+    shift is returned as if every remaining candidate had been costed.
     """
+    if edits <= floor:
+        return -1
     words, alignment, prefix, reach = work[0], work[1], work[2], work[3]
     starts, positions, runs = work[4], work[5], work[6]
     columns, bit_columns, first_of, next_of = work[7], work[8], work[9], work[10]
@@ -294,4 +304,6 @@ def best_shift(cur, n, ref, m, edits, masks, long_masks, k, unknown, beam_width,
                             best[p] = shifted[p]
                         best_edits = cost
                         shift_cost = 1
+                        if best_edits <= floor:
+                            return best_edits
     return best_edits if shift_cost == 1 else -1
