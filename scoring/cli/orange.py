@@ -1,8 +1,13 @@
 """``python -m scoring orange``: ORANGE of metrics over a Moses n-best list.
 
 Sentence id i of the n-best list (Moses counts from 0) is line i + 1 of
-every reference file. Prints a table like Tables 2-7 of Lin & Och (2004),
-or with ``--json`` one object keyed by the metric names as given. With
+every reference file. The list (plain or gzip) is read by the compiled
+reader (:mod:`scoring.orange.nbest_stream`) and tokenised once per token view
+and distinct word (:mod:`scoring.orange.token_views`). Prints a table like
+Tables 2-7 of Lin & Och (2004), or with ``--json`` the object of
+:mod:`scoring.orange.report_json`: per metric (keyed by the names as given)
+its figures and, per sentence, the ``--above-reference`` K best candidates
+ranked above the references by index and score, their texts once. With
 ``--paired-test`` the metrics are also compared on the same sentences
 (:func:`scoring.orange.compare_metrics`): the table gets a column marking the
 best metric and those statistically equivalent to it (Tables 2-6 of the
