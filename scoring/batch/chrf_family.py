@@ -74,7 +74,8 @@ def _spell_out(
 
 
 def _starts(length: np.ndarray) -> np.ndarray:
-    return np.concatenate(([0], np.cumsum(length)[:-1])).astype(np.int64)
+    """Where each of consecutive runs of ``length`` begins: int64."""
+    return (np.cumsum(length) - length).astype(np.int64)
 
 
 # One past the largest Unicode code point.

@@ -185,6 +185,17 @@ def test_the_family_scores_grids_of_other_tokenisations_alike(spec):
         assert np.array_equal(ours, expected), view
 
 
+@pytest.mark.parametrize("spec", ["chrf", "chrf++", "chrf++:whitespace=true"])
+def test_a_chunk_of_only_empty_and_blank_texts_scores_like_per_pair(spec):
+    hypotheses = [["", " ", "\t\n"], [""]]
+    references = [["", "  "], [" ", ""]]
+    masks = jackknife_and_all(2)
+    assert_same_scores(spec, hypotheses, references, masks)
+    metric = get_metric(spec)
+    if not metric.whitespace:  # nothing to read at all
+        assert not engine_scores(metric, hypotheses, references, masks).any()
+
+
 def test_ties_between_references_go_to_the_first_as_in_the_per_pair_code():
     # "aaaa" scores 20.83... against "aba" and against "aabb" (likewise
     # "aaab" against "bba" and "abbb") from different statistics rows; the
