@@ -1,7 +1,11 @@
-"""Compiled kernel of chrF / chrF++: clipped n-gram matches of every
-hypothesis/reference pair, for every order 1..N at once.
+"""Compiled kernels of chrF / chrF++: texts to character and word ids, and
+the clipped n-gram matches of every hypothesis/reference pair, for every
+order 1..N at once.
 
-The symbols are whatever the caller interned: characters for chrF's
+:func:`spell_characters` turns each text (a token of the grid) into
+character ids, leaving whitespace out unless chrF reads it;
+:func:`word_table` splits texts into chrF++'s words and interns them
+exactly. In :func:`pair_order_matches` the symbols are whatever the caller interned: characters for chrF's
 character n-grams, words for chrF++'s word n-grams. Per group the
 references' n-grams go into the exact n-gram trie of
 :mod:`scoring.batch.kernels_ngram` (no hashing, so no collisions); each
