@@ -216,8 +216,8 @@ def best_shift(
     ``masks[k]`` / ``long_masks[k]``: the reference's bit masks when it has
     up to 64 words / more (:mod:`scoring.batch.kernels_ter_blocks`).
 
-    ``floor``: no permutation of the hypothesis costs less (its words that
-    no reference word matches, whatever the order). A candidate is kept only
+    ``floor``: no permutation of the hypothesis costs less (max(n, m) minus
+    the words matched regardless of order). A candidate is kept only
     when it costs less than the best so far, so once the best reaches the
     floor no later candidate can be kept and the search can stop: the same
     shift is returned as if every remaining candidate had been costed.
@@ -281,14 +281,14 @@ def best_shift(
                     perform_shift(cur, n, start, end, destination, shifted)
                     # The cost, exact when below best_edits (else some number
                     # >= best_edits), as BeamEditCost(shifted, below=...).
+                    # shifted[:first] is cur[:first]: resume from its column.
+                    first = min(start, destination + 1)
                     if m <= WORD:
-                        first = min(start, destination + 1)
                         cost = _distance_from(
                             shifted, first, n, masks, k, m,
                             bit_columns[0, first], bit_columns[1, first],
                         )  # fmt: skip
                     else:
-                        first = min(start, destination + 1)
                         cost = block_distance_from(
                             shifted, first, n, long_masks, k, m, long_columns,
                             long_work,
