@@ -217,3 +217,76 @@ def test_deleting_a_test_set_deletes_its_nbest_artifacts(
     with django_capture_on_commit_callbacks(execute=True):
         test_set.delete()
     assert stored_files(artifact_dir) == []
+
+
+def test_it_accepts_a_gzip_compressed_list_and_stores_it_as_sent_until_checked(
+    logged_in, test_set, artifact_dir
+):
+    data = gzip.compress(TOY_NBEST.encode("utf-8"))
+    response = logged_in.post(
+        reverse("nbest_new", args=[test_set.pk]),
+        {"name": "", "description": "", "nbest_file": text_file("toy.nbest.gz", data)},
+    )
+    nbest = NBestList.objects.get()
+    assert response["Location"] == nbest.get_absolute_url()
+    # Stored as sent, waiting for the worker's check; no job can use it yet.
+    assert nbest.status == NBestList.Status.QUEUED
+    assert [p.name for p in stored_files(artifact_dir)] == ["upload.gz"]
+    page = logged_in.get(nbest.get_absolute_url()).content.decode()
+    assert "Waiting to be checked" in page and 'id="orange-form"' not in page
+
+    [nbest] = check_waiting_uploads()
+
+    assert (nbest.status, nbest.n_candidates, nbest.progress) == ("succeeded", 8, 100)
+    assert (nbest.name, nbest.file_name, nbest.upload_name) == (
+        "toy.nbest.gz",
+        "toy.nbest",
+        "toy.nbest.gz",
+    )
+    names = sorted(p.name for p in stored_files(artifact_dir))
+    assert names == [CANDIDATES_FILE, "index.npz"]
+    _, candidates = read_candidates(nbest.artifact, 0, 3)
+    assert candidates[2] == ('hello everyone <script>alert("x")</script>', "hello all")
+
+
+def test_a_plain_upload_is_compressed_on_its_way_to_storage(
+    logged_in, test_set, artifact_dir
+):
+    upload_before_check = logged_in.post(
+        reverse("nbest_new", args=[test_set.pk]),
+        {"name": "", "description": "", "nbest_file": text_file("a.nbest", TOY_NBEST)},
+    )
+    assert upload_before_check.status_code == 302
+    [stored] = stored_files(artifact_dir)
+    assert gzip.decompress(stored.read_bytes()) == TOY_NBEST.encode("utf-8")
+
+
+def test_a_gzip_list_over_the_limit_once_decompressed_is_refused_by_the_check(
+    logged_in, test_set, artifact_dir, settings
+):
+    settings.MTDASH_MAX_NBEST_BYTES = 200
+    data = gzip.compress(TOY_NBEST.encode("utf-8"))  # 320 bytes, ~190 packed
+    assert len(data) <= 200
+    page = upload_and_read(logged_in, test_set, data, file_name="toy.nbest.gz")
+    assert (
+        "toy.nbest.gz: decompressed, the file is more than 200 bytes; the limit "
+        "for an n-best list is 200" in page.content.decode()
+    )
+    assert no_list_is_ready()
+    assert stored_files(artifact_dir) == []
+
+
+def test_a_refused_name_may_be_used_again_and_no_job_can_use_the_refused_list(
+    logged_in, test_set, artifact_dir
+):
+    upload(logged_in, test_set, "0 ||| a ||| ||| high\n")
+    refused = NBestList.objects.get()
+    response = logged_in.post(
+        refused.get_absolute_url(), {"metrics": ["bleu"], "n_bootstrap": 0, "seed": 1}
+    )
+    assert response.status_code == 200 and not refused.orange_jobs.exists()
+
+    upload(logged_in, test_set, TOY_NBEST)
+
+    [again] = NBestList.objects.all()
+    assert again.pk != refused.pk and again.is_ready
