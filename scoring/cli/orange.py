@@ -183,9 +183,21 @@ def run_orange(arguments: argparse.Namespace) -> OrangeResults:
     from scoring.orange.dispatch import orange_metrics  # compiled kernels: load on use
 
     candidates = SentenceTexts(nbest.texts, nbest.sentence_offsets)
+
+    def engine_source(chosen):
+        views = [token_view(metric) for metric in chosen]
+        return pretokenized_source(nbest, references, views)
+
     if getattr(arguments, "paired_test", False):
         results = _with_paired_test(
-            metrics, candidates, sentence_ids, references, options, arguments
+            metrics,
+            candidates,
+            sentence_ids,
+            references,
+            options,
+            per_pair=arguments.per_pair,
+            engine_source=engine_source,
+            longest=longest,
         )
     else:
         results = OrangeResults(
@@ -197,9 +209,7 @@ def run_orange(arguments: argparse.Namespace) -> OrangeResults:
                 sentence_ids=sentence_ids,
                 per_pair=arguments.per_pair,
                 progress=_progress_printer(),
-                engine_source=lambda chosen: pretokenized_source(
-                    nbest, references, [token_view(metric) for metric in chosen]
-                ),
+                engine_source=engine_source,
             )
         )
     results.text_of = _text_lookup(nbest)
@@ -226,29 +236,50 @@ PAIRED_TEST_CHUNK = 64
 
 
 def _with_paired_test(
-    metrics, candidates, ids, references, options, arguments
+    metrics, candidates, ids, references, options, *, per_pair, engine_source, longest
 ) -> OrangeResults:
     """Every metric ranked chunk by chunk of sentences (all metrics per chunk,
     as the web's workers do), merged, summarised and compared: the per-sentence
     ranks the paired test needs are kept, which the summaries drop."""
-    from scoring.orange.dispatch import rank_chunk_metrics
+    from scoring.orange.batched import rank_sentence_range
+    from scoring.orange.dispatch import on_engine
+    from scoring.orange.pairwise import rank_chunk_pairwise
 
-    curve_n = curve_points(max(len(c) for c in candidates), options.curve_step)
+    chosen = list(metrics.values())
+    engine = [i for i, metric in enumerate(chosen) if on_engine(metric, per_pair)]
+    # The engine's metrics read the token ids made once for the whole list.
+    source = engine_source([chosen[i] for i in engine]) if engine else None
+    curve_n = curve_points(longest, options.curve_step)
     report = _progress_printer()
     parts = []
     for start in range(0, len(candidates), PAIRED_TEST_CHUNK):
         stop = min(start + PAIRED_TEST_CHUNK, len(candidates))
-        parts.append(
-            rank_chunk_metrics(
-                list(metrics.values()),
-                candidates[start:stop],
-                references[start:stop],
-                sentence_ids=ids[start:stop],
-                curve_n=curve_n,
-                options=options,
-                per_pair=arguments.per_pair,
-            )
-        )
+        ranked: list = [None] * len(chosen)
+        if engine:
+            for i, rankings in zip(
+                engine,
+                rank_sentence_range(
+                    [chosen[i] for i in engine],
+                    source,
+                    start,
+                    stop,
+                    sentence_ids=ids[start:stop],
+                    curve_n=curve_n,
+                    options=options,
+                ),
+            ):
+                ranked[i] = rankings
+        for i, metric in enumerate(chosen):
+            if ranked[i] is None:
+                ranked[i] = rank_chunk_pairwise(
+                    metric,
+                    candidates[start:stop],
+                    references[start:stop],
+                    sentence_ids=ids[start:stop],
+                    curve_n=curve_n,
+                    options=options,
+                )
+        parts.append(ranked)
         report("all metrics", stop / len(candidates))
     merged = {
         spec: merge_rankings([part[position] for part in parts])

@@ -140,3 +140,13 @@ def test_the_numbers_equal_ranking_the_texts_and_gzip_changes_nothing(moses, tmp
             for s in entry["above_reference"]
             for index, score in s["candidates"]
         } == above
+
+
+def test_the_paired_test_ranks_engine_and_per_pair_metrics_as_the_plain_run(moses):
+    nbest, refs = moses
+    plain = orange_json(nbest, refs)["metrics"]
+    tested = orange_json(nbest, refs, "--paired-test")["metrics"]
+    for spec in SPECS:  # chrf pair by pair or in the engine, the others in it
+        entry = dict(tested[spec])
+        assert set(entry.pop("paired_test")) >= {"best", "equivalent", "p_value"}
+        assert entry == plain[spec]
