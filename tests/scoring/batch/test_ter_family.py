@@ -28,8 +28,10 @@ from scoring.bench.synthetic import PAPER_1024_BEST, make_corpus
 from scoring.bench.ter_suite import corpus_as_text
 from scoring.bench.ter_suite import main as ter_suite_main
 from scoring.metrics.ter.shifts import ter_edits
+from scoring.orange.batched import orange_batch
 from scoring.orange.dispatch import orange_for_metric
 from scoring.orange.options import OrangeOptions
+from scoring.orange.sources import TextSource
 from tests.scoring.support.batch_cases import (
     MERT_EXAMPLE,
     REGRESSION_RUN,
@@ -216,3 +218,27 @@ def test_the_ter_benchmark_runs_scaled_down(capsys):
     printed = capsys.readouterr().out
     assert "engine vs per-pair ORANGE on 1 sentences: identical" in printed
     assert "ter: ORANGE" in printed
+
+
+def test_orange_on_two_threads_in_small_chunks_equals_the_per_pair_orange(regression):
+    data = regression.first(60)
+    options = OrangeOptions(curve_step=20, n_bootstrap=100)
+    metric = get_metric("ter:normalize=true")
+    threaded = orange_batch(
+        {"ter": metric},
+        TextSource(data.candidates, data.references),
+        options,
+        sentence_ids=data.sentence_ids,
+        chunk_candidates=100,
+        workers=2,
+    )["ter"]
+    per_pair = orange_for_metric(
+        metric,
+        "ter",
+        data.candidates,
+        data.references,
+        options,
+        sentence_ids=data.sentence_ids,
+        per_pair=True,
+    )
+    assert threaded.to_dict() == per_pair.to_dict()
