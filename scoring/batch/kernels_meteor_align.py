@@ -36,28 +36,28 @@ _MAX_DISTANCE = (1 << 32) - 1
 
 
 @njit(cache=True, nogil=True)
-def _bit(row, base, position):
-    return (row[base + (position >> 6)] >> np.int64(position & 63)) & 1
+def _bit(paths, p, base, position):
+    return (paths[p, base + (position >> 6)] >> np.int64(position & 63)) & 1
 
 
 @njit(cache=True, nogil=True)
-def _set_bits(row, base, start, length):
+def _set_bits(paths, p, base, start, length):
     for position in range(start, start + length):
-        row[base + (position >> 6)] |= np.int64(1) << np.int64(position & 63)
+        paths[p, base + (position >> 6)] |= np.int64(1) << np.int64(position & 63)
 
 
 @njit(cache=True, nogil=True)
-def _any_bit(row, base, start, length):
+def _any_bit(paths, p, base, start, length):
     for position in range(start, start + length):
-        if _bit(row, base, position):
+        if _bit(paths, p, base, position):
             return True
     return False
 
 
 @njit(cache=True, nogil=True)
-def _key(row):
+def _key(paths, p):
     """The sort key of a path, or -1 when a field overflows its bits."""
-    weight, chunks, distance = row[_WEIGHT], row[_CHUNKS], row[_DISTANCE]
+    weight, chunks, distance = paths[p, _WEIGHT], paths[p, _CHUNKS], paths[p, _DISTANCE]
     if weight > _MAX_WEIGHT or chunks > _MAX_CHUNKS or distance > _MAX_DISTANCE:
         return np.int64(-1)
     return (
@@ -110,81 +110,89 @@ def _stable_order(keys, n, order, scratch):
 
 
 @njit(cache=True, nogil=True)
-def _add_match(row, ref_start, ref_len, hyp_start, hyp_len, half):
+def _add_match(paths, p, ref_start, ref_len, hyp_start, hyp_len, half):
     # Java: int matches += length * weight, truncated after each addition.
     if half:
-        row[_WEIGHT] += hyp_len // 2 + ref_len // 2
+        paths[p, _WEIGHT] += hyp_len // 2 + ref_len // 2
     else:
-        row[_WEIGHT] += hyp_len + ref_len
-    if row[_LAST_END] != -1 and hyp_start != row[_LAST_END]:
-        row[_CHUNKS] += 1
-    row[_IDX] = ref_start + ref_len
-    row[_LAST_END] = hyp_start + hyp_len
+        paths[p, _WEIGHT] += hyp_len + ref_len
+    if paths[p, _LAST_END] != -1 and hyp_start != paths[p, _LAST_END]:
+        paths[p, _CHUNKS] += 1
+    paths[p, _IDX] = ref_start + ref_len
+    paths[p, _LAST_END] = hyp_start + hyp_len
 
 
 @njit(cache=True, nogil=True)
-def resolve_stage(candidates, order, starts, hyp_cov, ref_cov, n, m, half, alignment):
+def resolve_stage(
+    candidates, order, starts, hyp_cov, ref_cov, n, m, half, alignment, work
+):
     """Align one stage: ``alignment`` holds the matches fixed by earlier
-    stages on entry and the whole alignment on return. Returns 0, or -1
-    when a key overflowed (the caller then uses the Python code)."""
+    stages on entry and the whole alignment on return. ``work`` is scratch
+    space (int64, any size, reused across calls). Returns ``(status,
+    work)``: status 0, or -1 when a key overflowed (the caller then uses the
+    Python code); ``work`` grown if it was too small."""
     words = max(1, (max(n, m) + 63) // 64)
     width = _BITS + 2 * words
     hyp_base, ref_base = _BITS, _BITS + words
-    start = np.zeros(width, dtype=np.int64)
-    start[_LAST_END] = -1
-    start[_NODE] = -1
+    start = np.zeros((1, width), dtype=np.int64)
+    start[0, _LAST_END] = -1
+    start[0, _NODE] = -1
     fixed = alignment.copy()
     for j in range(m):
         if fixed[j, 0] > 0:
-            _set_bits(start, ref_base, j, fixed[j, 0])
-            _set_bits(start, hyp_base, fixed[j, 1], fixed[j, 2])
+            _set_bits(start, 0, ref_base, j, fixed[j, 0])
+            _set_bits(start, 0, hyp_base, fixed[j, 1], fixed[j, 2])
     # A lone candidate (the only one at its start, no other covering its
     # words) is fixed in advance.
     most = 0
     for j in range(m):
         count = starts[j + 1] - starts[j]
         most = max(most, count)
-        if count != 1 or _bit(start, ref_base, j):
+        if count != 1 or _bit(start, 0, ref_base, j):
             continue
         c = order[starts[j]]
-        rs, rl, hs, hl = (
-            candidates[c, 0],
-            candidates[c, 1],
-            candidates[c, 2],
-            candidates[c, 3],
-        )
+        rs, rl = candidates[c, 0], candidates[c, 1]
+        hs, hl = candidates[c, 2], candidates[c, 3]
         lone = True
         for k in range(rl):
             lone = lone and ref_cov[rs + k] == 1
         for k in range(hl):
             lone = lone and hyp_cov[hs + k] == 1
         if lone and not (
-            _any_bit(start, ref_base, rs, rl) or _any_bit(start, hyp_base, hs, hl)
+            _any_bit(start, 0, ref_base, rs, rl) or _any_bit(start, 0, hyp_base, hs, hl)
         ):
             fixed[j, 0], fixed[j, 1], fixed[j, 2] = rl, hs, hl
             fixed[j, 3] = candidates[c, 4]
-            _set_bits(start, ref_base, rs, rl)
-            _set_bits(start, hyp_base, hs, hl)
+            _set_bits(start, 0, ref_base, rs, rl)
+            _set_bits(start, 0, hyp_base, hs, hl)
     # Paths live in a pool; ``following`` lists pool rows. A path that goes
     # on unchanged keeps its row; each extension takes a new row.
     capacity = BEAM_SIZE * (most + 1) + 1
-    pool = np.empty((BEAM_SIZE * len(order) + 1, width), dtype=np.int64)
-    pool[0] = start
+    n_rows = BEAM_SIZE * len(order) + 1
+    need = n_rows * (width + 2) + 4 * capacity + BEAM_SIZE
+    if work.size < need:  # reused scratch: no large allocation per pair
+        work = np.empty(max(need, 2 * work.size), dtype=np.int64)
+    pool = work[: n_rows * width].reshape((n_rows, width))
+    at = n_rows * width
+    node_candidate = work[at : at + n_rows]
+    node_previous = work[at + n_rows : at + 2 * n_rows]
+    at += 2 * n_rows
+    following = work[at : at + capacity]
+    keys = work[at + capacity : at + 2 * capacity]
+    sorted_index = work[at + 2 * capacity : at + 3 * capacity]
+    scratch = work[at + 3 * capacity : at + 4 * capacity]
+    beam = work[at + 4 * capacity : at + 4 * capacity + BEAM_SIZE]
+    for k in range(width):
+        pool[0, k] = start[0, k]
     n_pool = 1
-    following = np.zeros(capacity, dtype=np.int64)
+    following[0] = 0
     n_following = 1
-    beam = np.empty(BEAM_SIZE, dtype=np.int64)
-    keys = np.empty(capacity, dtype=np.int64)
-    sorted_index = np.empty(capacity, dtype=np.int64)
-    scratch = np.empty(capacity, dtype=np.int64)
-    node_candidate = np.empty(BEAM_SIZE * len(order) + 1, dtype=np.int64)
-    node_previous = np.empty(BEAM_SIZE * len(order) + 1, dtype=np.int64)
     n_nodes = 0
     for current in range(m + 1):
         for i in range(n_following):
-            keys[i] = _key(pool[following[i]])
+            keys[i] = _key(pool, following[i])
             if keys[i] < 0:
-                return -1
+                return -1, work
         _stable_order(keys, n_following, sorted_index, scratch)
         n_beam = min(BEAM_SIZE, n_following)
         for b in range(n_beam):
@@ -192,23 +200,21 @@ def resolve_stage(candidates, order, starts, hyp_cov, ref_cov, n, m, half, align
         n_following = 0
         for b in range(n_beam):
             p = beam[b]
-            path = pool[p]
             if current == m:
-                if path[_LAST_END] != -1:
-                    path[_CHUNKS] += 1
+                if pool[p, _LAST_END] != -1:
+                    pool[p, _CHUNKS] += 1
                 following[n_following] = p
                 n_following += 1
                 continue
-            if _bit(path, ref_base, current):
-                if current < path[_IDX]:
+            if _bit(pool, p, ref_base, current):
+                idx = pool[p, _IDX]
+                if current < idx:
                     following[n_following] = p
                     n_following += 1
-                elif path[_IDX] < m and fixed[path[_IDX], 0] > 0:
-                    at = path[_IDX]
-                    module = fixed[at, 3]
-                    _add_match(path, at, fixed[at, 0], fixed[at, 1], fixed[at, 2],
-                               half[module])  # fmt: skip
-                    path[_DISTANCE] += abs(at - fixed[at, 1])
+                elif idx < m and fixed[idx, 0] > 0:
+                    _add_match(pool, p, idx, fixed[idx, 0], fixed[idx, 1],
+                               fixed[idx, 2], half[fixed[idx, 3]])  # fmt: skip
+                    pool[p, _DISTANCE] += abs(idx - fixed[idx, 1])
                     following[n_following] = p
                     n_following += 1
                 continue
@@ -216,26 +222,29 @@ def resolve_stage(candidates, order, starts, hyp_cov, ref_cov, n, m, half, align
                 c = order[s]
                 rs, rl = candidates[c, 0], candidates[c, 1]
                 hs, hl = candidates[c, 2], candidates[c, 3]
-                if _any_bit(path, ref_base, rs, rl) or _any_bit(path, hyp_base, hs, hl):
+                if _any_bit(pool, p, ref_base, rs, rl) or _any_bit(
+                    pool, p, hyp_base, hs, hl
+                ):
                     continue
-                new = pool[n_pool]
-                new[:] = path
-                following[n_following] = n_pool
+                q = n_pool
                 n_pool += 1
+                for k in range(width):
+                    pool[q, k] = pool[p, k]
+                following[n_following] = q
                 n_following += 1
-                _set_bits(new, ref_base, rs, rl)
-                _set_bits(new, hyp_base, hs, hl)
+                _set_bits(pool, q, ref_base, rs, rl)
+                _set_bits(pool, q, hyp_base, hs, hl)
                 node_candidate[n_nodes] = c
-                node_previous[n_nodes] = path[_NODE]
-                new[_NODE] = n_nodes
+                node_previous[n_nodes] = pool[p, _NODE]
+                pool[q, _NODE] = n_nodes
                 n_nodes += 1
-                _add_match(new, rs, rl, hs, hl, half[candidates[c, 4]])
+                _add_match(pool, q, rs, rl, hs, hl, half[candidates[c, 4]])
                 # METEOR's quirk: the distance goes to the path extended from.
-                path[_DISTANCE] += abs(rs - hs)
-            if path[_LAST_END] != -1:
-                path[_CHUNKS] += 1
-                path[_LAST_END] = -1
-            path[_IDX] += 1
+                pool[p, _DISTANCE] += abs(rs - hs)
+            if pool[p, _LAST_END] != -1:
+                pool[p, _CHUNKS] += 1
+                pool[p, _LAST_END] = -1
+            pool[p, _IDX] += 1
             following[n_following] = p
             n_following += 1
         if n_following == 0:  # METEOR: "unexpected conditions", keep the best
@@ -243,11 +252,11 @@ def resolve_stage(candidates, order, starts, hyp_cov, ref_cov, n, m, half, align
             following[0] = beam[0]
             n_following = 1
     best = following[0]
-    best_key = _key(pool[best])
+    best_key = _key(pool, best)
     for i in range(n_following):
-        key = _key(pool[following[i]])
+        key = _key(pool, following[i])
         if key < 0:
-            return -1
+            return -1, work
         if key < best_key:
             best, best_key = following[i], key
     alignment[:] = fixed
@@ -258,7 +267,7 @@ def resolve_stage(candidates, order, starts, hyp_cov, ref_cov, n, m, half, align
         alignment[j, 0], alignment[j, 1] = candidates[c, 1], candidates[c, 2]
         alignment[j, 2], alignment[j, 3] = candidates[c, 3], candidates[c, 4]
         node = node_previous[node]
-    return 0
+    return 0, work
 
 
 @njit(cache=True, nogil=True)
