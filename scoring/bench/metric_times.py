@@ -162,7 +162,7 @@ def format_metric_times(times: Sequence[MetricTime]) -> str:
     """A table: metric, path, ORANGE on the measured part, paper-scale time."""
     lines = [
         f"{'metric':<9} {'path':<13} {'measured on':>15} {'time':>9} "
-        f"{'paper scale':>16} {'ORANGE':>8}"
+        f"{'paper scale':>18} {'ORANGE':>8}"
     ]
     for t in times:
         if t.error:
@@ -171,6 +171,6 @@ def format_metric_times(times: Sequence[MetricTime]) -> str:
         paper = f"{t.paper_seconds:,.1f} s" + (" (extrap.)" if t.extrapolated else "")
         lines.append(
             f"{t.spec:<9} {t.path:<13} {t.sentences:>5} sentences {t.seconds:>8.1f}s "
-            f"{paper:>16} {t.orange:>7.2f}%"
+            f"{paper:>18} {t.orange:>7.2f}%"
         )
     return "\n".join(lines)

@@ -37,12 +37,12 @@ from scoring.orange.candidate_texts import CandidateTexts, TextBlock
 from scoring.orange.nbest import iter_nbest, order_error
 
 # Bytes read at once (cut at the last line end): large enough that the
-# kernel call dominates, small enough that two blocks in flight per thread
-# stay a few tens of MB.
-BLOCK_BYTES = 4 << 20
+# kernel call dominates and few words recur from block to block, small
+# enough that two blocks in flight per thread stay a few tens of MB.
+BLOCK_BYTES = 8 << 20
 _GZIP_MAGIC = b"\x1f\x8b"
 # Hash-table slots for a block's distinct words (grown when half full):
-# real 4 MB blocks hold tens of thousands.
+# real 8 MB blocks hold tens of thousands.
 _FIRST_TABLE_SIZE = 1 << 18
 
 
@@ -180,10 +180,11 @@ def _scan_fast(first_line: int, data: bytes) -> _Block | None:
         np.empty(n_lines, dtype=np.int64) for _ in range(5)
     )
     words = np.empty(capacity, dtype=np.int32)
-    vocab_start = np.empty(capacity, dtype=np.int32)
-    vocab_stop = np.empty(capacity, dtype=np.int32)
     table_size = _FIRST_TABLE_SIZE
     while True:
+        # The kernel stops (TABLE_FULL) before a word beyond half the table.
+        vocab_start = np.empty(table_size // 2 + 1, dtype=np.int32)
+        vocab_stop = np.empty(table_size // 2 + 1, dtype=np.int32)
         table = np.full(table_size, -1, dtype=np.int32)
         n_cand, n_words, n_vocab, slow_line = scan_nbest_block(
             buf,
@@ -278,8 +279,11 @@ def read_nbest_words(
         if ids.size:
             _check_order(name, ids, numbers, previous_id)
             previous_id = int(ids[-1])
+        # New words get the next ids; then every word's id, at C speed.
+        new = [word for word in block.vocabulary if word not in vocabulary]
+        vocabulary.update(zip(new, range(len(vocabulary), len(vocabulary) + len(new))))
         mapping = np.fromiter(
-            (vocabulary.setdefault(word, len(vocabulary)) for word in block.vocabulary),
+            map(vocabulary.__getitem__, block.vocabulary),
             dtype=np.int32,
             count=len(block.vocabulary),
         )
