@@ -247,3 +247,19 @@ def test_orange_through_the_engine_equals_the_per_pair_orange(
     batch = orange_for_metric(*args, sentence_ids=data.sentence_ids)
     per_pair = orange_for_metric(*args, sentence_ids=data.sentence_ids, per_pair=True)
     assert batch.to_dict() == per_pair.to_dict()
+
+
+def test_pairs_the_kernel_gives_up_on_are_scored_by_the_python_code(monkeypatch):
+    # The kernel reports a pair it cannot take (a search key overflowing,
+    # thousands of words) with status -1; here it gives up on every pair.
+    import scoring.batch.meteor_family as family
+
+    real = family.meteor_pair_rows
+
+    def giving_up(*args):
+        rows, status = real(*args)
+        return np.zeros_like(rows), np.full_like(status, -1)
+
+    monkeypatch.setattr(family, "meteor_pair_rows", giving_up)
+    hypotheses = [list(ODD_HYPOTHESES)] * len(ODD_REFERENCES)
+    assert_same_scores(Meteor(), hypotheses, list(ODD_REFERENCES))
