@@ -109,7 +109,9 @@ def test_a_bad_line_is_named_as_iter_nbest_names_it(tmp_path, bad, block_bytes):
 def test_the_first_problem_wins_across_blocks(tmp_path):
     path = tmp_path / "two.nbest"
     path.write_text(GOOD + "0 ||| goes back ||| f ||| 1\n" + "x ||| a ||| f ||| 1\n")
-    with pytest.raises(InputFileError, match="line 301: sentence 0 comes after sentence 99"):
+    with pytest.raises(
+        InputFileError, match="line 301: sentence 0 comes after sentence 99"
+    ):
         read_nbest_words(path, block_bytes=64)
 
 
