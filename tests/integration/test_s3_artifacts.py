@@ -229,8 +229,12 @@ def test_a_list_uploaded_through_the_page_is_ranked_by_a_worker_from_the_bucket(
         {"name": "in S3", "description": "", "nbest_file": text_file("d.nbest", text)},
     )
     assert response.status_code == 302, response.content.decode()[-2000:]
-    check_waiting_uploads()  # the worker's check, here: from S3 and back
-    nbest = NBestList.objects.get(name="in S3")
+    # The real worker checks it, from the bucket and back into it.
+    nbest = services.wait_until(
+        lambda: (row := NBestList.objects.get(name="in S3")).is_finished and row,
+        120,
+        what="the n-best list's check",
+    )
     assert nbest.status == NBestList.Status.SUCCEEDED, nbest.error_message
     assert bucket.keys(nbest.artifact) == [
         f"{nbest.artifact}/{artifacts.CANDIDATES_FILE}",
@@ -303,7 +307,12 @@ def test_a_malformed_upload_leaves_no_object(
         {"name": "bad", "description": "", "nbest_file": text_file("b.nbest", content)},
     )
     assert response.status_code == 302
-    [nbest] = check_waiting_uploads()
+    check_waiting_uploads()  # here, unless a worker of an earlier test has it
+    nbest = services.wait_until(
+        lambda: (row := NBestList.objects.get()).is_finished and row,
+        120,
+        what="the n-best list's check",
+    )
     assert nbest.status == NBestList.Status.FAILED
     page = client.get(response["Location"]).content.decode()
     assert "Nothing was stored." in page
