@@ -39,6 +39,7 @@ from mtdash.orange.services.orange_jobs import (
     plan_chunks,
     run_orange_chunk,
 )
+from mtdash.orange.services.paired_test import RANKS_FILE
 from scoring.orange import OrangeOptions
 from tests.conftest import PASSWORD
 from tests.support import services
@@ -247,9 +248,12 @@ def test_a_list_uploaded_through_the_page_is_ranked_by_a_worker_from_the_bucket(
     assert job.status == OrangeJob.Status.SUCCEEDED, job.error_message
     chunks = list(job.chunks.order_by("index"))
     assert [c.status for c in chunks] == [OrangeChunk.Status.DONE] * 4
-    assert bucket.keys(job.artifact) == [
-        f"{job.artifact}/{chunk.partial_name}" for chunk in chunks
-    ]
+    # The chunks' partial rankings, and the merge's per-sentence normalised
+    # ranks that the paired test between metrics reads.
+    assert bucket.keys(job.artifact) == sorted(
+        [f"{job.artifact}/{chunk.partial_name}" for chunk in chunks]
+        + [f"{job.artifact}/{RANKS_FILE}"]
+    )
     results = results_by_metric(job)
     assert results == results_by_metric(disk_job)
     for spec in METRICS:
