@@ -263,3 +263,28 @@ def test_pairs_the_kernel_gives_up_on_are_scored_by_the_python_code(monkeypatch)
     monkeypatch.setattr(family, "meteor_pair_rows", giving_up)
     hypotheses = [list(ODD_HYPOTHESES)] * len(ODD_REFERENCES)
     assert_same_scores(Meteor(), hypotheses, list(ODD_REFERENCES))
+
+
+def test_orange_in_small_chunks_on_two_threads_equals_the_per_pair_orange(
+    regression,
+):
+    # Chunks share the metric's word caches across threads.
+    from scoring.orange.batched import orange_batch
+    from scoring.orange.sources import TextSource
+
+    options = OrangeOptions(curve_step=10, n_bootstrap=50)
+    metric = Meteor(modules="exact+stem+synonym")
+    data = regression.first(20)
+    threaded = orange_batch(
+        {"meteor": metric},
+        TextSource(data.candidates, data.references),
+        options,
+        sentence_ids=data.sentence_ids,
+        chunk_candidates=20,
+        workers=2,
+    )["meteor"]
+    per_pair = orange_for_metric(
+        metric, "meteor", data.candidates, data.references, options,
+        sentence_ids=data.sentence_ids, per_pair=True,
+    )  # fmt: skip
+    assert threaded.to_dict() == per_pair.to_dict()
