@@ -68,45 +68,28 @@ def _key(paths, p):
 
 
 @njit(cache=True, nogil=True)
-def _stable_order(keys, n, order, scratch):
-    """``order[:n]`` = indices of ``keys[:n]`` in stable ascending order."""
+def _stable_top(keys, n, limit, top, top_keys):
+    """The first ``limit`` of a stable ascending sort of ``keys[:n]``:
+    their indices in ``top``, returns how many. (Only the beam is ever
+    read, so later entries are dropped as soon as ``limit`` smaller or
+    equal earlier ones are known.)"""
+    count = 0
     for i in range(n):
-        order[i] = i
-    if n <= 48:  # insertion sort: the lists come nearly sorted
-        for i in range(1, n):
-            item = order[i]
-            key = keys[item]
-            k = i - 1
-            while k >= 0 and keys[order[k]] > key:
-                order[k + 1] = order[k]
-                k -= 1
-            order[k + 1] = item
-        return
-    width = 1
-    while width < n:
-        for left in range(0, n, 2 * width):
-            middle = min(left + width, n)
-            right = min(left + 2 * width, n)
-            a, b, out = left, middle, left
-            while a < middle and b < right:
-                if keys[order[b]] < keys[order[a]]:
-                    scratch[out] = order[b]
-                    b += 1
-                else:
-                    scratch[out] = order[a]
-                    a += 1
-                out += 1
-            while a < middle:
-                scratch[out] = order[a]
-                a += 1
-                out += 1
-            while b < right:
-                scratch[out] = order[b]
-                b += 1
-                out += 1
-        for i in range(n):
-            order[i] = scratch[i]
-        width *= 2
+        key = keys[i]
+        if count == limit:
+            if key >= top_keys[limit - 1]:
+                continue  # an equal key stays behind the earlier entries
+            j = limit - 1  # the last one falls out of the beam
+        else:
+            j = count
+            count += 1
+        while j > 0 and top_keys[j - 1] > key:
+            top[j] = top[j - 1]
+            top_keys[j] = top_keys[j - 1]
+            j -= 1
+        top[j] = i
+        top_keys[j] = key
+    return count
 
 
 @njit(cache=True, nogil=True)
@@ -179,8 +162,8 @@ def resolve_stage(
     at += 2 * n_rows
     following = work[at : at + capacity]
     keys = work[at + capacity : at + 2 * capacity]
-    sorted_index = work[at + 2 * capacity : at + 3 * capacity]
-    scratch = work[at + 3 * capacity : at + 4 * capacity]
+    top = work[at + 2 * capacity : at + 2 * capacity + BEAM_SIZE]
+    top_keys = work[at + 3 * capacity : at + 3 * capacity + BEAM_SIZE]
     beam = work[at + 4 * capacity : at + 4 * capacity + BEAM_SIZE]
     for k in range(width):
         pool[0, k] = start[0, k]
@@ -193,10 +176,9 @@ def resolve_stage(
             keys[i] = _key(pool, following[i])
             if keys[i] < 0:
                 return -1, work
-        _stable_order(keys, n_following, sorted_index, scratch)
-        n_beam = min(BEAM_SIZE, n_following)
+        n_beam = _stable_top(keys, n_following, BEAM_SIZE, top, top_keys)
         for b in range(n_beam):
-            beam[b] = following[sorted_index[b]]
+            beam[b] = following[top[b]]
         n_following = 0
         for b in range(n_beam):
             p = beam[b]
