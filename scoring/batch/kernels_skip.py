@@ -97,6 +97,7 @@ def skip_bigram_hits(
                 if unlimited:
                     ref_cumulative[k, slot, n_limits - 1] = running
         hyp_bins = np.zeros((max(n_slots, 1), n_bins), dtype=np.int32)
+        hyp_hits = np.zeros(max(n_slots, 1), dtype=np.int32)
         touched = np.empty(max(n_slots, 1), dtype=np.int64)
         for h in range(group_hyps[g], group_hyps[g + 1]):
             h0, h1 = hyp_offsets[h], hyp_offsets[h + 1]
@@ -119,13 +120,16 @@ def skip_bigram_hits(
                     slot = slot_of[a + hyp_ids[y]]
                     if slot < 0:
                         continue
-                    bins = hyp_bins[slot]
-                    if bins.sum() == 0:
+                    # Indexed, not sliced: a row view per hit costs
+                    # reference counting.
+                    if hyp_hits[slot] == 0:
                         touched[n_touched] = slot
                         n_touched += 1
-                    bins[_gap_class(gap, largest_finite)] += 1
+                    hyp_hits[slot] += 1
+                    hyp_bins[slot, _gap_class(gap, largest_finite)] += 1
             for t in range(n_touched):
                 slot = touched[t]
+                hyp_hits[slot] = 0
                 running = 0
                 q = 0
                 for gap in range(n_bins):

@@ -24,6 +24,7 @@ from scoring.batch.kernels_edit import bag_matches_grid
 from scoring.batch.kernels_lcs import lcs_grid, wlcs_grid
 from scoring.batch.kernels_ngram import clipped_pair_matches
 from scoring.batch.kernels_skip import skip_bigram_hits
+from scoring.batch.kernels_wlcs import wlcs_grid_all_weights
 from scoring.batch.subsets import (
     membership,
     subset_first_best,
@@ -102,7 +103,10 @@ class RougeFamily:
             )
             if weights:
                 powers = np.stack([python_powers(longest + 2, w) for w in weights])
-                hits = wlcs_grid(*args, powers, mode)
+                if mode:
+                    hits = wlcs_grid(*args, powers, mode)
+                else:  # every weight in one table walk
+                    hits = wlcs_grid_all_weights(*args, powers)
                 for index, weight in enumerate(weights):
                     results[("wlcs", mode, weight)] = hits[:, :, index]
         skips = {m.max_skip for m in self.metrics if isinstance(m, RougeS)}

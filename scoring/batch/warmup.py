@@ -19,8 +19,10 @@ from scoring.batch import (
     kernels_nist,
     kernels_red,
     kernels_skip,
+    kernels_subsets,
     kernels_ter,
     kernels_text,
+    kernels_wlcs,
 )
 from scoring.batch.engine import subset_scores
 from scoring.batch.exact_math import _power
@@ -50,7 +52,9 @@ _WARM_UP_REFERENCES = (("the cat sat on a mat", "there is a cat on the mat"),)
 KERNELS = (
     kernels_lcs.lcs_grid,
     kernels_lcs.wlcs_grid,
+    kernels_wlcs.wlcs_grid_all_weights,
     kernels_skip.skip_bigram_hits,
+    kernels_subsets.subset_sums_kernel,
     kernels_ngram.clipped_subset_matches,
     kernels_ngram.clipped_pair_matches,
     kernels_ngram.nist_subset_information,
