@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from scoring.batch.kernels_subsets import subset_sums_kernel
+
 ALL_REFERENCES = (1 << 62) - 1
 
 
@@ -41,10 +43,10 @@ def membership(
 def subset_sums(values: np.ndarray, member: np.ndarray) -> np.ndarray:
     """``0.0 + v_k1 + v_k2 + ...`` over each subset's references in order:
     ``(H, K), (H, K, S) -> (H, S)`` float64 (as ``total += value`` loops)."""
-    total = np.zeros(member.shape[::2], dtype=np.float64)
-    for k in range(member.shape[1]):
-        total = total + np.where(member[:, k, :], values[:, k : k + 1], 0.0)
-    return total
+    return subset_sums_kernel(
+        np.ascontiguousarray(values, dtype=np.float64),
+        np.ascontiguousarray(member, dtype=np.bool_),
+    )
 
 
 def subset_first_best(selector: np.ndarray, member: np.ndarray) -> np.ndarray:
