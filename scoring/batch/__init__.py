@@ -9,7 +9,7 @@ as its own code would (``*_family``); :mod:`scoring.batch.engine` is the
 entry point (:func:`~scoring.batch.engine.supports`,
 :func:`~scoring.batch.engine.subset_scores`).
 
-Supported: BLEU/BLEUS, NIST, WER, PER, ROUGE-N/L/W/S/SU, chrF/chrF++, TER
-(every parameter).
+Supported: BLEU/BLEUS, NIST, WER, PER, ROUGE-N/L/W/S/SU, chrF/chrF++, TER,
+METEOR (every parameter).
 The engine knows nothing of ORANGE: :mod:`scoring.orange` uses it.
 """
