@@ -39,6 +39,12 @@ from scoring.orange.ranking import (
     rank_sentences,
     summarise,
 )
+from scoring.orange.ranking_blocks import (
+    block_candidate_scores,
+    block_oracle_scores,
+    rank_sentence_block,
+    uniform_shape,
+)
 from scoring.orange.sources import TextSource
 
 # Candidates per chunk: large enough that kernel calls dominate the Python
@@ -74,6 +80,30 @@ def _candidate_scores(
     return np.mean(np.ascontiguousarray(scores[:, :n_refs].T), axis=0)
 
 
+def _rank_block(
+    metric: Metric,
+    candidate_scores: np.ndarray,
+    reference_scores: np.ndarray,
+    shape: tuple[int, int],
+    sentence_ids: Sequence[int],
+    curve_n: np.ndarray,
+    options: OrangeOptions,
+) -> SentenceRankings:
+    """One metric's rankings of a chunk whose sentences all have N
+    candidates and K references (:mod:`scoring.orange.ranking_blocks`)."""
+    _, n_refs = shape
+    n_sentences = len(sentence_ids)
+    return rank_sentence_block(
+        block_candidate_scores(
+            candidate_scores, n_sentences, n_refs, options.all_references
+        ),
+        block_oracle_scores(reference_scores, n_sentences, n_refs),
+        higher_is_better=metric.higher_is_better,
+        curve_n=curve_n,
+        sentence_ids=sentence_ids,
+    )
+
+
 def rank_sentence_range(
     metrics: Sequence[Metric],
     source: Source,
@@ -104,6 +134,12 @@ def rank_sentence_range(
             indices, subset_scores(chosen, references, masks[:max_refs])
         ):
             reference_scores[i] = values
+    shape = uniform_shape(source.candidate_counts[start:stop], n_refs)
+    if shape is not None:  # every sentence N candidates, K references
+        return [
+            _rank_block(metric, cands, refs, shape, sentence_ids, curve_n, options)
+            for metric, cands, refs in zip(metrics, candidate_scores, reference_scores)
+        ]
     group_hyps = np.concatenate(([0], np.cumsum(source.candidate_counts[start:stop])))
     group_refs = np.concatenate(([0], np.cumsum(n_refs)))
     rankings = []
