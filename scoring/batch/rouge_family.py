@@ -43,7 +43,7 @@ class PairCountArrays:
     hits: np.ndarray
     reference_total: np.ndarray
     hypothesis_total: np.ndarray
-    selector: np.ndarray
+    selector: np.ndarray | None  # only "best" reads it; None otherwise
 
 
 def _ratio(hits: np.ndarray, total: np.ndarray) -> np.ndarray:
@@ -128,12 +128,15 @@ class RougeFamily:
         self, metric: RougeBase, grid: PairGrid, results: dict[object, np.ndarray]
     ) -> PairCountArrays:
         m = grid.pair_ref_lengths().astype(np.float64)  # (H, K)
+        best = metric.multiref == "best"  # only "best" picks by a selector
+        selector = None
         n = np.broadcast_to(grid.hyp_lengths.astype(np.float64)[:, None], m.shape)
         if isinstance(metric, RougeN):
             hits = results[("ngram", metric.order)].astype(np.float64)
             reference_total = np.maximum(m - metric.order + 1, 0.0)
             hypothesis_total = np.maximum(n - metric.order + 1, 0.0)
-            selector = self._rounded_selector(metric, _ratio(hits, reference_total))
+            if best:
+                selector = self._rounded_selector(metric, _ratio(hits, reference_total))
         elif isinstance(metric, RougeW):
             weight = float(metric.weight)
             hits = results[("wlcs", metric.rouge155, weight)]
@@ -147,7 +150,8 @@ class RougeFamily:
             else:
                 reference_total = reference_weight
             hypothesis_total = powers[n.astype(np.int64)]
-            selector = libm_power(_ratio(hits, reference_weight), 1 / weight)
+            if best:
+                selector = libm_power(_ratio(hits, reference_weight), 1 / weight)
         elif isinstance(metric, RougeS):
             hits = results[("skip", metric.max_skip)].astype(np.float64)
             reference_total = skip_bigram_total(m, metric.max_skip)
@@ -158,11 +162,13 @@ class RougeFamily:
                 dropped = 1.0 if metric.rouge155 else 0.0
                 reference_total = reference_total + np.maximum(m - dropped, 0.0)
                 hypothesis_total = hypothesis_total + np.maximum(n - dropped, 0.0)
-            selector = self._rounded_selector(metric, _ratio(hits, reference_total))
+            if best:
+                selector = self._rounded_selector(metric, _ratio(hits, reference_total))
         else:  # ROUGE-L
             hits = results["lcs"].astype(np.float64)
             reference_total, hypothesis_total = m, n
-            selector = _ratio(hits, m)
+            if best:
+                selector = _ratio(hits, m)
         return PairCountArrays(
             hits, reference_total, np.array(hypothesis_total), selector
         )
@@ -180,6 +186,7 @@ class RougeFamily:
         """Sentence score against each subset, ``(H, S)``: ``segment_row``
         vectorised."""
         if metric.multiref == "best":
+            assert counts.selector is not None  # set for "best"
             column = subset_first_best(counts.selector, member)
             hits = take_columns(counts.hits, column)
             reference_total = take_columns(counts.reference_total, column)
