@@ -140,8 +140,12 @@ def _occurrences(paths, first, last, scan, scan_n, present, marker, table,
     ``scan`` (the other sentence, table word ids; ``present[w] == marker``
     for its words)."""
     phrase_offsets, phrase_tokens = table[3], table[4]
-    # Room for every occurrence first (no growing inside the loop).
-    candidates = _grow(candidates, n_cand + (last - first) * scan_n)
+    # Room for every occurrence first (growing inside the loop is slow).
+    passing = 0
+    for e in range(first, last):
+        if present[paths[e, 3]] == marker:
+            passing += 1
+    candidates = _grow(candidates, n_cand + passing * scan_n)
     for e in range(first, last):
         if present[paths[e, 3]] != marker:
             continue
