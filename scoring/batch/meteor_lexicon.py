@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from scoring.batch.kernels_meteor import build_phrase_hash
+from scoring.batch.kernels_meteor_paraphrase import build_phrase_hash
 from scoring.metrics.meteor.config import MeteorConfig
 from scoring.metrics.meteor.stages import ParaphraseTable, synonym_sets
 
