@@ -12,8 +12,9 @@ ranked above the references by index and score, their texts once. With
 (:func:`scoring.orange.compare_metrics`): the table gets a column marking the
 best metric and those statistically equivalent to it (Tables 2-6 of the
 paper), and each JSON entry a ``"paired_test"`` object. Metrics the
-batch engine supports (BLEU/BLEUS, NIST, WER, PER, ROUGE) are scored by it
-(:mod:`scoring.batch`), the others pair by pair with their own code;
+batch engine supports (all but WNM, which ORANGE cannot give document ids)
+are scored by it (:mod:`scoring.batch`), the others pair by pair with their
+own code;
 ``--per-pair`` scores all of them pair by pair (the reference path, slow).
 """
 

@@ -1,9 +1,9 @@
 """The one place that chooses between the batch engine and the per-pair path.
 
 Metrics the batch engine supports (:func:`scoring.batch.engine.supports`:
-BLEU/BLEUS, NIST, WER, PER, ROUGE, chrF/chrF++) are ranked by it; every other metric,
-or every metric with ``per_pair=True``, goes pair by pair through its own
-code. Both give the same numbers (the batch tests compare them).
+BLEU/BLEUS, NIST, WER, PER, SER, ROUGE, TER, chrF/chrF++, GTM, METEOR, RED)
+are ranked by it; every other metric, or every metric with
+``per_pair=True``, goes pair by pair through its own code. Both give the same numbers (the batch tests compare them).
 
 - :func:`rank_chunk_metrics`: one chunk of sentences, several metrics, in
   this thread (one Celery chunk of a distributed job);
