@@ -6,12 +6,18 @@ cell matches and the run length k of consecutive matches ending there
 depend only on the tokens. This kernel walks the table once per
 (reference, LANES hypotheses) and updates the W value tables side by side:
 
-- the match test and the run bookkeeping are done once per cell, not W times;
-- a cell where no lane matches (most cells: a reference token meets a
-  hypothesis token rarely) only takes ``max(up, left)`` in every value table,
-  without looking up the ``f(k)`` powers;
-- the W tables are independent chains along a row, so the processor overlaps
-  them instead of waiting on one chain.
+- which lanes match a cell is one byte (``lane_bits``, a bit per lane,
+  built once per LANES hypotheses), and the run bookkeeping is done once
+  per matched lane, not W times;
+- a cell where no lane matches (about 86% of the cells on the benchmark
+  corpus) takes ``max(up, left)`` for all W x LANES values in one vector
+  loop, without looking up the ``f(k)`` powers;
+- the matched cells' diagonal values read only the previous row, so they
+  are computed before the row's scan; the scan then only selects, and never
+  reloads values just written by scalar stores (which stalls the chain of
+  ``left`` values along the row);
+- rows are indexed, never sliced: a row view per cell costs reference
+  counting, which cost more than the arithmetic.
 
 Each value is computed with the operations of
 :func:`scoring.metrics.rouge.lcs.wlcs_table` in the same order
@@ -21,8 +27,12 @@ with ties going up), so results are bit-identical to the per-pair code and to
 (``rouge155=True``) keep one back-trace per weight and stay in
 :mod:`scoring.batch.kernels_lcs`.
 
-Measured on the benchmark corpus (20-40 tokens, one core, 10 weights): see
-the README's "Batch engine and benchmark".
+Measured on the benchmark corpus (20 sentences x 1024 candidates x 4
+references of 20-40 tokens, one core, the paper's 10 weights, a machine
+shared with other jobs): 0.33 s against 0.64 s for ``wlcs_grid``'s walk per
+weight (about 4 us per pair for all ten, 0.4 us per pair and weight against
+0.8). Sixteen lanes instead of
+eight measured the same.
 """
 
 from __future__ import annotations
