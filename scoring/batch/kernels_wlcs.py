@@ -31,8 +31,7 @@ Measured on the benchmark corpus (20 sentences x 1024 candidates x 4
 references of 20-40 tokens, one core, the paper's 10 weights, a machine
 shared with other jobs): 0.33 s against 0.64 s for ``wlcs_grid``'s walk per
 weight (about 4 us per pair for all ten, 0.4 us per pair and weight against
-0.8). Sixteen lanes instead of
-eight measured the same.
+0.8). Sixteen lanes instead of eight measured the same.
 """
 
 from __future__ import annotations
