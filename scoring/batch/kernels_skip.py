@@ -57,6 +57,12 @@ def skip_bigram_hits(
     hyp_ids = np.empty(longest, dtype=np.int64)
     hyp_positions = np.empty(longest, dtype=np.int64)
     hyp_cumulative = np.zeros(n_limits, dtype=np.int64)
+    # Bin holding each limit's largest gap (S*: the overflow bin, the last),
+    # and the hypothesis's running counts over the bins.
+    limit_bins = np.empty(n_limits, dtype=np.int64)
+    for q in range(n_limits):
+        limit_bins[q] = limits[q] if limits[q] >= 0 else n_bins - 1
+    prefix = np.zeros(n_bins, dtype=np.int64)
     for g in range(group_hyps.size - 1):
         r0, r1 = group_refs[g], group_refs[g + 1]
         n_refs = r1 - r0
@@ -131,15 +137,12 @@ def skip_bigram_hits(
                 slot = touched[t]
                 hyp_hits[slot] = 0
                 running = 0
-                q = 0
                 for gap in range(n_bins):
                     running += hyp_bins[slot, gap]
                     hyp_bins[slot, gap] = 0
-                    while q < n_limits and limits[q] == gap:
-                        hyp_cumulative[q] = running
-                        q += 1
-                if unlimited:
-                    hyp_cumulative[n_limits - 1] = running
+                    prefix[gap] = running
+                for q in range(n_limits):
+                    hyp_cumulative[q] = prefix[limit_bins[q]]
                 for k in range(n_refs):
                     for q in range(n_limits):
                         out[h, k, q] += min(
