@@ -98,6 +98,10 @@ def database_url(settings_dict: dict) -> str:
     raise RuntimeError(f"no DATABASE_URL spelling for {engine}")
 
 
+def _worker_ready(log: str) -> bool:
+    return "ready." in log and "batch kernels ready in" in log
+
+
 def start_worker(
     redis_url: str,
     db_url: str,
@@ -131,10 +135,11 @@ def start_worker(
         stdout=log,
         stderr=subprocess.STDOUT,
     )
-    # A worker makes the batch kernels ready before it says so: seconds from
-    # Numba's cache, minutes when it compiles them on a loaded machine.
+    # Ready means both "ready." and the batch kernels warmed (on a thread of
+    # the worker's: seconds from Numba's cache, minutes when it compiles them
+    # on a loaded machine), so no test's own wait for a job includes that.
     deadline = time.monotonic() + 300
-    while "ready." not in log_path.read_text():
+    while not _worker_ready(log_path.read_text()):
         if process.poll() is not None or time.monotonic() > deadline:
             process.kill()
             raise RuntimeError(f"celery worker did not start:\n{log_path.read_text()}")
