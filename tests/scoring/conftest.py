@@ -14,6 +14,13 @@ from types import ModuleType
 
 import pytest
 
+from tests.scoring.support.batch_cases import (
+    MERT_EXAMPLE,
+    REGRESSION_RUN,
+    NBestData,
+    mert_example,
+    regression_run,
+)
 from tests.scoring.support.realdata import (
     WMT21_DIR,
     WmtTestSet,
@@ -60,3 +67,19 @@ def official_scores() -> Callable[[str, str, str], float]:
 def sacrebleu() -> ModuleType:
     """The sacreBLEU package (reference implementation, test-only)."""
     return pytest.importorskip("sacrebleu", reason="sacreBLEU (test-only) missing")
+
+
+@pytest.fixture(scope="module")
+def regression() -> NBestData:
+    """Moses's regression-test n-best list (run1) with its three references."""
+    if not REGRESSION_RUN.exists():
+        pytest.skip(f"real Moses n-best data not found at {REGRESSION_RUN}")
+    return regression_run()
+
+
+@pytest.fixture(scope="module")
+def mert() -> NBestData:
+    """Moses's MERT example n-best list with its three references."""
+    if not MERT_EXAMPLE.exists():
+        pytest.skip(f"real Moses n-best data not found at {MERT_EXAMPLE}")
+    return mert_example()

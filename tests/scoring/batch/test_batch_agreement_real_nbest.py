@@ -17,30 +17,12 @@ from scoring import get_metric
 from scoring.orange.dispatch import orange_for_metric
 from scoring.orange.options import OrangeOptions
 from tests.scoring.support.batch_cases import (
-    MERT_EXAMPLE,
     OTHER_SETTINGS,
     PAPER_SPECS,
-    REGRESSION_RUN,
     engine_scores,
     jackknife_and_all,
-    mert_example,
     per_pair_scores,
-    regression_run,
 )
-
-
-@pytest.fixture(scope="module")
-def regression():
-    if not REGRESSION_RUN.exists():
-        pytest.skip(f"real Moses n-best data not found at {REGRESSION_RUN}")
-    return regression_run()
-
-
-@pytest.fixture(scope="module")
-def mert():
-    if not MERT_EXAMPLE.exists():
-        pytest.skip(f"real Moses n-best data not found at {MERT_EXAMPLE}")
-    return mert_example()
 
 
 def assert_same_scores(spec, data):

@@ -23,7 +23,7 @@ from scoring.orange.dispatch import (
 from scoring.orange.options import OrangeOptions
 from scoring.orange.pairwise import rank_chunk_pairwise
 from scoring.orange.sources import TextSource, TokenSource
-from tests.scoring.support.batch_cases import REGRESSION_RUN, regression_run
+from tests.scoring.support.batch_cases import REGRESSION_RUN
 from tests.scoring.support.realdata import PROJECT_ROOT
 
 OPTIONS = OrangeOptions(curve_step=16, n_bootstrap=100, seed=3)
@@ -35,13 +35,6 @@ MIXED = (
     "wer",
     "nist",
 )
-
-
-@pytest.fixture(scope="module")
-def regression():
-    if not REGRESSION_RUN.exists():
-        pytest.skip(f"real Moses n-best data not found at {REGRESSION_RUN}")
-    return regression_run()
 
 
 def test_chunk_bounds_cover_every_sentence_once():

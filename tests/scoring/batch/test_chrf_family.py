@@ -32,13 +32,9 @@ from scoring.metrics.chrf.statistics import (
 from scoring.orange.dispatch import on_engine, orange_for_metric, orange_metrics
 from scoring.orange.options import OrangeOptions
 from tests.scoring.support.batch_cases import (
-    MERT_EXAMPLE,
-    REGRESSION_RUN,
     engine_scores,
     jackknife_and_all,
-    mert_example,
     per_pair_scores,
-    regression_run,
 )
 
 # Every parameter, alone and together.
@@ -112,20 +108,6 @@ GROUPS = [
         ["the cat", "THE CAT"],
     ),
 ]
-
-
-@pytest.fixture(scope="module")
-def regression():
-    if not REGRESSION_RUN.exists():
-        pytest.skip(f"real Moses n-best data not found at {REGRESSION_RUN}")
-    return regression_run()
-
-
-@pytest.fixture(scope="module")
-def mert():
-    if not MERT_EXAMPLE.exists():
-        pytest.skip(f"real Moses n-best data not found at {MERT_EXAMPLE}")
-    return mert_example()
 
 
 def assert_same_scores(spec, candidates, references, masks):

@@ -23,13 +23,9 @@ from scoring.metrics.gtm.metric import GTM
 from scoring.orange.dispatch import on_engine, orange_for_metric, orange_metrics
 from scoring.orange.options import OrangeOptions
 from tests.scoring.support.batch_cases import (
-    MERT_EXAMPLE,
-    REGRESSION_RUN,
     engine_scores,
     jackknife_and_all,
-    mert_example,
     per_pair_scores,
-    regression_run,
     subsets_of,
 )
 
@@ -90,20 +86,6 @@ def own_rows(metric, hypotheses, references, masks):
                 ]
             )
     return np.asarray(rows, dtype=np.float64)
-
-
-@pytest.fixture(scope="module")
-def regression():
-    if not REGRESSION_RUN.exists():
-        pytest.skip(f"real Moses n-best data not found at {REGRESSION_RUN}")
-    return regression_run()
-
-
-@pytest.fixture(scope="module")
-def mert():
-    if not MERT_EXAMPLE.exists():
-        pytest.skip(f"real Moses n-best data not found at {MERT_EXAMPLE}")
-    return mert_example()
 
 
 def test_the_engine_computes_gtm_of_every_setting():

@@ -26,13 +26,9 @@ from scoring.metrics.meteor.metric import Meteor
 from scoring.orange.dispatch import on_engine, orange_for_metric
 from scoring.orange.options import OrangeOptions
 from tests.scoring.support.batch_cases import (
-    MERT_EXAMPLE,
-    REGRESSION_RUN,
     engine_scores,
     jackknife_and_all,
-    mert_example,
     per_pair_scores,
-    regression_run,
 )
 from tests.scoring.support.realdata import DATA_DIR, PROJECT_ROOT, read_lines
 
@@ -116,20 +112,6 @@ def table() -> str:
             "fetch_meteor_paraphrase_table)"
         )
     return found
-
-
-@pytest.fixture(scope="module")
-def regression():
-    if not REGRESSION_RUN.exists():
-        pytest.skip(f"real Moses n-best data not found at {REGRESSION_RUN}")
-    return regression_run()
-
-
-@pytest.fixture(scope="module")
-def mert():
-    if not MERT_EXAMPLE.exists():
-        pytest.skip(f"real Moses n-best data not found at {MERT_EXAMPLE}")
-    return mert_example()
 
 
 def wmt21_groups(pair: str, n_segments: int) -> tuple[list, list]:

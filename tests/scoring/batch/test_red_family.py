@@ -28,13 +28,9 @@ from scoring.metrics.red.semantic import load_synonyms
 from scoring.orange.dispatch import on_engine, orange_for_metric
 from scoring.orange.options import OrangeOptions
 from tests.scoring.support.batch_cases import (
-    MERT_EXAMPLE,
-    REGRESSION_RUN,
     engine_scores,
     jackknife_and_all,
-    mert_example,
     per_pair_scores,
-    regression_run,
     subsets_of,
 )
 
@@ -98,20 +94,6 @@ def assert_same(spec, hypotheses, references, masks):
     scores = engine_scores(metric, hypotheses, references, masks)
     expected = per_pair_scores(metric, hypotheses, references, masks)
     assert np.array_equal(scores, expected), np.abs(scores - expected).max()
-
-
-@pytest.fixture(scope="module")
-def regression():
-    if not REGRESSION_RUN.exists():
-        pytest.skip(f"real Moses n-best data not found at {REGRESSION_RUN}")
-    return regression_run()
-
-
-@pytest.fixture(scope="module")
-def mert():
-    if not MERT_EXAMPLE.exists():
-        pytest.skip(f"real Moses n-best data not found at {MERT_EXAMPLE}")
-    return mert_example()
 
 
 def test_the_engine_computes_red_with_the_models_tokenizer():

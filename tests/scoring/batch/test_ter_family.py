@@ -33,13 +33,9 @@ from scoring.orange.dispatch import orange_for_metric
 from scoring.orange.options import OrangeOptions
 from scoring.orange.sources import TextSource
 from tests.scoring.support.batch_cases import (
-    MERT_EXAMPLE,
-    REGRESSION_RUN,
     engine_scores,
     jackknife_and_all,
-    mert_example,
     per_pair_scores,
-    regression_run,
 )
 from tests.scoring.support.oracles import oracle_references, oracle_text
 from tests.scoring.support.realdata import segment_count
@@ -55,20 +51,6 @@ VARIANTS = (
     "ter:tercom=true",
     "ter:tercom=true,normalize=true,no_punct=true,lowercase=false",
 )
-
-
-@pytest.fixture(scope="module")
-def regression():
-    if not REGRESSION_RUN.exists():
-        pytest.skip(f"real Moses n-best data not found at {REGRESSION_RUN}")
-    return regression_run()
-
-
-@pytest.fixture(scope="module")
-def mert():
-    if not MERT_EXAMPLE.exists():
-        pytest.skip(f"real Moses n-best data not found at {MERT_EXAMPLE}")
-    return mert_example()
 
 
 def compiled_and_per_pair_edits(spec, hypotheses, references):

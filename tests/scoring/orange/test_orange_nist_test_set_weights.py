@@ -32,20 +32,12 @@ from tests.scoring.support.batch_cases import (
     engine_scores,
     jackknife_and_all,
     per_pair_scores,
-    regression_run,
 )
 from tests.scoring.support.realdata import read_lines
 
 OPTIONS = OrangeOptions(curve_step=20, n_bootstrap=100, seed=5)
 NIST_SPECS = ("nist", "nist:n=3", "nist:tokenize=mteval13a,lowercase=true")
 REFERENCE_FILES = [REGRESSION_RUN / f"reference.{k}" for k in range(3)]
-
-
-@pytest.fixture(scope="module")
-def regression():
-    if not REGRESSION_RUN.exists():
-        pytest.skip(f"real Moses n-best data not found at {REGRESSION_RUN}")
-    return regression_run()
 
 
 def every_reference_line():
