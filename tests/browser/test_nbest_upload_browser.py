@@ -21,6 +21,16 @@ from tests.web.orange_support import (  # noqa: F401  (fixtures)
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
+@pytest.fixture(autouse=True)
+def checks_run_here(monkeypatch):
+    """The uploads' checks are left for :func:`check_waiting_uploads` to run
+    in this process: a real worker started by an earlier test of the session
+    (it stays up) would otherwise take them, from its own artifact folder."""
+    monkeypatch.setattr(
+        "mtdash.orange.services.nbest_uploads.send_job_tasks", lambda *args: None
+    )
+
+
 def upload(browser, live_server, test_set, path, name: str) -> None:
     browser.get(f"{live_server.url}/test-sets/{test_set.pk}/orange/nbest/new/")
     browser.find_element(By.ID, "id_nbest_file").send_keys(str(path))
@@ -41,7 +51,7 @@ def test_the_page_follows_the_check_of_a_gzip_upload(
     path.write_bytes(gzip.compress(TOY_NBEST.encode("utf-8")))
     upload(browser, live_server, test_set, path, "toy 3-best")
 
-    # No worker runs here: the list waits for its check, and says so.
+    # No worker takes it: the list waits for its check, and says so.
     status = wait.until(EC.presence_of_element_located((By.ID, "nbest-status")))
     assert status.text == "Waiting to be checked"
     assert browser.find_element(By.ID, "nbest-progress").is_displayed()
