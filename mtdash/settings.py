@@ -258,9 +258,6 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-# A pool process warms the batch kernels before it reports that it is up
-# (mtdash.celery); Celery's default of 4 s would kill one that compiles them.
-CELERY_WORKER_PROC_ALIVE_TIMEOUT = 600.0
 CELERY_TASK_SOFT_TIME_LIMIT = env_int("MTDASH_TASK_SOFT_TIME_LIMIT", 3600, minimum=1)
 CELERY_TASK_TIME_LIMIT = CELERY_TASK_SOFT_TIME_LIMIT + 60
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
