@@ -11,11 +11,11 @@ ranked above the references by index and score, their texts once. With
 ``--paired-test`` the metrics are also compared on the same sentences
 (:func:`scoring.orange.compare_metrics`): the table gets a column marking the
 best metric and those statistically equivalent to it (Tables 2-6 of the
-paper), and each JSON entry a ``"paired_test"`` object. Metrics the
-batch engine supports (all but WNM, which ORANGE cannot give document ids)
-are scored by it (:mod:`scoring.batch`), the others pair by pair with their
-own code;
-``--per-pair`` scores all of them pair by pair (the reference path, slow).
+paper), and each JSON entry a ``"paired_test"`` object. WNM needs the
+document id of every reference line (``--docs``). Metrics the batch engine
+supports (all of the library's) are scored by it (:mod:`scoring.batch`), any
+other pair by pair with its own code; ``--per-pair`` scores all of them pair
+by pair (the reference path, slow).
 """
 
 from __future__ import annotations
@@ -66,6 +66,11 @@ def add_orange_parser(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--nbest", required=True, help="Moses n-best list")
     parser.add_argument(
         "--refs", nargs="+", required=True, metavar="REF", help="2+ reference files"
+    )
+    parser.add_argument(
+        "--docs",
+        metavar="DOCIDS",
+        help="document id of every reference line (WNM's salience needs them)",
     )
     parser.add_argument(
         "--metric",
@@ -152,6 +157,15 @@ def run_orange(arguments: argparse.Namespace) -> OrangeResults:
     streams = [read_segments(path) for path in arguments.refs]
     for path, stream in zip(arguments.refs[1:], streams[1:]):
         check_same_length(arguments.refs[0], streams[0], path, stream)
+    documents = None
+    if getattr(arguments, "docs", None):
+        documents = read_segments(arguments.docs)
+        check_same_length(arguments.refs[0], streams[0], arguments.docs, documents)
+        blank = next((n for n, doc in enumerate(documents, 1) if not doc.strip()), 0)
+        if blank:
+            raise InputFileError(
+                f"{arguments.docs}:{blank}: no document id", arguments.docs, blank
+            )
     # Compiled kernels (the reader's and the engine's): loaded on use.
     from scoring.batch.engine import token_view
     from scoring.orange.nbest_stream import read_nbest_words
@@ -167,9 +181,9 @@ def run_orange(arguments: argparse.Namespace) -> OrangeResults:
             arguments.nbest,
         )
     references = [tuple(stream[i] for stream in streams) for i in sentence_ids]
-    # NIST's weights from every line of every reference file (the test set),
-    # not only the sentences the n-best list covers.
-    metrics = prepare_metrics(metrics, list(zip(*streams)))
+    # NIST's weights and WNM's saliences from every line of every reference
+    # file (the test set), not only the sentences the n-best list covers.
+    metrics = prepare_metrics(metrics, list(zip(*streams)), documents)
     longest = int(np.diff(nbest.sentence_offsets).max(initial=1))
     options = OrangeOptions(
         all_references=arguments.all_refs,

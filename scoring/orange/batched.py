@@ -30,7 +30,7 @@ from scoring.batch.grid import PairGrid
 from scoring.batch.subsets import jackknife_masks
 from scoring.errors import MetricError
 from scoring.orange.options import OrangeOptions, ProgressCallback
-from scoring.orange.prepare import prepare_metrics_for_source
+from scoring.orange.prepare import for_sentences, prepare_metrics_for_source
 from scoring.orange.ranking import (
     OrangeResult,
     SentenceRankings,
@@ -115,6 +115,7 @@ def rank_sentence_range(
     options: OrangeOptions,
 ) -> list[SentenceRankings]:
     """Rankings of sentences start..stop-1 for every metric (same order)."""
+    metrics = for_sentences(metrics, sentence_ids)  # WNM: each one's document
     n_refs = source.reference_counts[start:stop]
     if (n_refs < 2).any():
         raise MetricError("ORANGE needs at least two references per sentence")
@@ -226,6 +227,7 @@ def orange_batch(
     options: OrangeOptions = OrangeOptions(),
     *,
     sentence_ids: Sequence[int] | None = None,
+    document_ids: Sequence[Hashable] | None = None,
     chunk_candidates: int = DEFAULT_CHUNK_CANDIDATES,
     workers: int | None = None,
     progress: ProgressCallback | None = None,
@@ -233,21 +235,23 @@ def orange_batch(
     """ORANGE of supported metrics keyed by name, equal to the per-pair
     path's result for each. ``workers`` threads (default:
     the CPUs available) score chunks of about ``chunk_candidates``.
-    Metrics are prepared with the source's references
+    Metrics are prepared with the source's references and ``document_ids``
+    (one per sentence of the source; WNM needs them)
     (:func:`scoring.orange.prepare.prepare_metrics_for_source`)."""
     names = list(metrics)
-    # NIST's weights from all the source's references, before any chunk.
-    metrics = prepare_metrics_for_source(metrics, source)
+    # NIST's weights, WNM's saliences from all the source's references,
+    # before any chunk.
+    n_sentences = source.n_sentences
+    ids = list(range(n_sentences)) if sentence_ids is None else list(sentence_ids)
+    metrics = prepare_metrics_for_source(metrics, source, document_ids, ids)
     chosen = [metrics[name] for name in names]
     unsupported = [name for name, metric in zip(names, chosen) if not supports(metric)]
     if unsupported:
         raise MetricError(
             f"the batch engine does not support: {', '.join(unsupported)}"
         )
-    n_sentences = source.n_sentences
     if n_sentences == 0:
         raise MetricError("no n-best lists to rank")
-    ids = list(range(n_sentences)) if sentence_ids is None else list(sentence_ids)
     n_candidates = source.candidate_counts
     if (n_candidates == 0).any():
         raise MetricError(

@@ -1,7 +1,8 @@
 """The one place that chooses between the batch engine and the per-pair path.
 
 Metrics the batch engine supports (:func:`scoring.batch.engine.supports`:
-BLEU/BLEUS, NIST, WER, PER, SER, ROUGE, TER, chrF/chrF++, GTM, METEOR, RED)
+BLEU/BLEUS, NIST, WER, PER, SER, ROUGE, TER, chrF/chrF++, GTM, METEOR, WNM,
+RED)
 are ranked by it; every other metric, or every metric with
 ``per_pair=True``, goes pair by pair through its own code. Both give the same numbers (the batch tests compare them).
 
@@ -12,7 +13,8 @@ are ranked by it; every other metric, or every metric with
   workers would split it.
 
 The whole-run entry points first bind what a metric counts over the whole
-test set (NIST's information weights) to the references they are given
+test set (NIST's information weights, WNM's saliences) to the references
+(and document ids) they are given
 (:func:`scoring.orange.prepare.prepare_metrics`; metrics a caller bound to a
 larger test set stay as they are); a chunk cannot do that, so
 :func:`rank_chunk_metrics` wants them bound already.
@@ -20,7 +22,7 @@ larger test set stay as they are); a chunk cannot do that, so
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 
 import numpy as np
 
@@ -114,17 +116,19 @@ def orange_for_metric(
     options: OrangeOptions = OrangeOptions(),
     *,
     sentence_ids: Sequence[int] | None = None,
+    document_ids: Sequence[Hashable] | None = None,
     chunk_size: int | None = None,
     progress: ProgressCallback | None = None,
     per_pair: bool = False,
 ) -> OrangeResult:
     """ORANGE of one metric; ``chunk_size`` splits the work as workers would;
-    ``per_pair`` scores pair by pair even where the batch engine could."""
+    ``per_pair`` scores pair by pair even where the batch engine could;
+    ``document_ids[p]``: the document of the p-th sentence (WNM needs them)."""
     n_sentences = len(candidates)
     _check_lengths(candidates, references)
-    # Before any chunk: chunks get the weights of every reference, not theirs.
-    metric = prepare_metric(metric, references)
     ids = list(range(n_sentences)) if sentence_ids is None else list(sentence_ids)
+    # Before any chunk: chunks get the weights of every reference, not theirs.
+    metric = prepare_metric(metric, references, document_ids, ids)
     curve_n = curve_points(max(len(c) for c in candidates), options.curve_step)
     size = chunk_size or n_sentences
     parts = []
@@ -158,6 +162,7 @@ def orange_metrics(
     options: OrangeOptions = OrangeOptions(),
     *,
     sentence_ids: Sequence[int] | None = None,
+    document_ids: Sequence[Hashable] | None = None,
     per_pair: bool = False,
     progress: Callable[[str, float], None] | None = None,
     engine_source: Callable[[Sequence[Metric]], Source] | None = None,
@@ -167,9 +172,11 @@ def orange_metrics(
     pair. ``progress(label, fraction)``. ``engine_source(engine metrics)``
     gives the engine its token ids when the caller has them ready (e.g.
     :func:`scoring.orange.token_views.pretokenized_source`); by default the
-    texts are tokenised chunk by chunk."""
+    texts are tokenised chunk by chunk. ``document_ids[p]``: the document of
+    the p-th sentence (WNM needs them)."""
     _check_lengths(candidates, references)
-    metrics = prepare_metrics(metrics, references)
+    ids = list(range(len(candidates))) if sentence_ids is None else list(sentence_ids)
+    metrics = prepare_metrics(metrics, references, document_ids, ids)
     engine = {n: m for n, m in metrics.items() if on_engine(m, per_pair)}
     results: dict[str, OrangeResult] = {}
     if engine:

@@ -15,6 +15,7 @@ import numpy as np
 from scoring.base import Metric
 from scoring.errors import MetricError
 from scoring.orange.options import OrangeOptions, ProgressCallback
+from scoring.orange.prepare import for_sentences
 from scoring.orange.ranking import SentenceRankings, rank_sentences
 
 
@@ -73,8 +74,13 @@ def rank_chunk_pairwise(
     for i, (sentence_candidates, sentence_references) in enumerate(
         zip(candidates, references)
     ):
+        # WNM weighs with the sentence's own document's saliences.
+        (sentence_metric,) = for_sentences([metric], [sentence_ids[i]])
         candidate_scores, oracle = score_sentence(
-            metric, sentence_candidates, sentence_references, options.all_references
+            sentence_metric,
+            sentence_candidates,
+            sentence_references,
+            options.all_references,
         )
         scores.append(candidate_scores)
         oracles.append(oracle)

@@ -7,7 +7,8 @@ Each splits exactly as one tool does, quirks included; the shared tokenizers
   ``split /\\s+/``: ASCII whitespace only, so U+00A0 and U+3000 stay inside a
   word); TERCOM's splitting uses :data:`ASCII_WHITESPACE` too.
 - :func:`gtm14_tokens`: GTM 1.4 (Java ``trim`` and ``StringTokenizer``).
-- :func:`wnm_tool_tokens`: ``NormaliseText`` of the WNM authors' ``wnm-01-1.pl``.
+- :func:`wnm_tool_tokens`: ``NormaliseText`` of the WNM authors' ``wnm-01-1.pl``
+  (:class:`WnmToolTokenizer` is the same as a value).
 
 >>> AsciiWhitespaceTokenizer()("10\\u00a0000 km ")
 ('10\\xa0000', 'km')
@@ -118,3 +119,15 @@ def wnm_tool_tokens(text: str, lowercase: bool = True) -> tuple[str, ...]:
     text = _PUNCTUATION.sub(" ", text)
     text = _SPACES.sub(" ", text).strip(" ")
     return tuple(text.split(" ")) if text else ()
+
+
+@dataclass(frozen=True)
+class WnmToolTokenizer:
+    """:func:`wnm_tool_tokens` as a value: equal settings give equal (and
+    equally hashed) tokenizers, so the batch engine's metrics that use it
+    share one tokenisation (a lambda would be a new view on every call)."""
+
+    lowercase: bool = True
+
+    def __call__(self, text: str) -> tuple[str, ...]:
+        return wnm_tool_tokens(text, self.lowercase)

@@ -7,7 +7,7 @@ n-gram bags ``{ngram: total weight}`` of one hypothesis and its references.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -40,7 +40,7 @@ def weighted_bag(
     if ngram_weight == "last":
         return {g: count * weights.get(g[-1], 0.0) for g, count in counts.items()}
     return {
-        g: count * sum(weights.get(word, 0.0) for word in g)
+        g: count * _sequential_sum(weights.get(w, 0.0) for w in g)
         for g, count in counts.items()
     }
 
@@ -60,11 +60,22 @@ def match_row(
         present = [ref[ngram] for ref in refs if ngram in ref]
         if present:
             match_p += min(weight, max(present))
-    match_r = sum(
+    match_r = _sequential_sum(
         min(weight, ref[ngram])
         for ref in refs
         for ngram, weight in hyp.items()
         if ngram in ref
     )
-    ref_weight = sum(sum(ref.values()) for ref in refs)
-    return [match_p, sum(hyp.values()), match_r, ref_weight]
+    ref_weight = _sequential_sum(_sequential_sum(ref.values()) for ref in refs)
+    return [match_p, _sequential_sum(hyp.values()), match_r, ref_weight]
+
+
+def _sequential_sum(values: Iterable[float]) -> float:
+    """Left-to-right float sum. Python 3.12's ``sum`` compensates float
+    rounding; this one does not on any version, so the compiled ORANGE path
+    (:mod:`scoring.batch.kernels_wnm`), adding in the same order, gives the
+    same bits."""
+    total = 0.0
+    for value in values:
+        total += value
+    return total

@@ -63,7 +63,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 import numpy as np
@@ -80,8 +80,9 @@ from scoring.metrics.wnm.matching import (
     weighted_bag,
 )
 from scoring.metrics.wnm.salience import NEGATIVE_CHOICES, salience_weights
+from scoring.metrics.wnm.test_set import TestSetSalience, document_counts
 from scoring.tokenizers import get_tokenizer, list_tokenizers
-from scoring.tokenizers.tools import wnm_tool_tokens
+from scoring.tokenizers.tools import WnmToolTokenizer
 
 _MEASURES = ("p", "r", "f")
 _WEIGHTS = ("salience", "none")
@@ -136,6 +137,11 @@ class WNM(Metric):
         scope: ``"segment"`` or ``"document"`` (tool) matching and averaging.
         tokenize: a :mod:`scoring.tokenizers` name or ``"wnm"`` (tool).
         lowercase: case-fold before tokenising (the tool does).
+        test_set: saliences fixed from a whole test set (ORANGE; see
+            :meth:`with_test_set`), ``None`` to compute them from the corpus.
+        sentences: with ``test_set``, the test-set sentence each group of
+            segments belongs to (:meth:`for_sentences`); then no document
+            ids are needed.
     """
 
     measure: str = "r"
@@ -146,6 +152,8 @@ class WNM(Metric):
     scope: str = "segment"
     tokenize: str = "13a"
     lowercase: bool = True
+    test_set: TestSetSalience | None = field(default=None, repr=False)
+    sentences: tuple[int, ...] | None = field(default=None, repr=False)
 
     name: ClassVar[str] = "wnm"
     description: ClassVar[str] = (
@@ -155,7 +163,6 @@ class WNM(Metric):
     higher_is_better: ClassVar[bool] = True
     scale: ClassVar[float] = 1.0
     parameters: ClassVar[tuple[Parameter, ...]] = _WNM_PARAMETERS
-    requires: ClassVar[tuple[str, ...]] = ("document_ids",)
     statistics_dtype: ClassVar[type] = np.float64
 
     def __post_init__(self) -> None:
@@ -182,6 +189,65 @@ class WNM(Metric):
             isinstance(self.lowercase, bool),
             f"wnm: lowercase must be true or false, not {self.lowercase!r}",
         )
+        require(
+            self.sentences is None or self.test_set is not None,
+            "wnm: sentences need a test set's saliences (with_test_set first)",
+        )
+
+    @property
+    def requires(self) -> tuple[str, ...]:  # type: ignore[override]
+        """Document ids, unless bound to a test set's sentences."""
+        return () if self.sentences is not None else ("document_ids",)
+
+    # -- saliences fixed from a whole test set (ORANGE) ----------------------
+
+    def with_test_set(
+        self,
+        references: Sequence[Sequence[str | None]],
+        document_ids: Sequence[Hashable] | None,
+        sentence_ids: Sequence[int] | None = None,
+    ) -> WNM:
+        """This metric with the saliences of the test set whose sentence
+        ``sentence_ids[p]`` (default ``p``) has the reference texts
+        ``references[p]`` (``None`` for a missing one) and the document
+        ``document_ids[p]``; computed as :meth:`_statistics` computes them
+        for a corpus with those references and documents."""
+        tokenize = self.tokenizer
+        tokens = [
+            [tokenize(text) for text in texts if text is not None]
+            for texts in references
+        ]
+        return self.with_test_set_tokens(tokens, document_ids, sentence_ids)
+
+    def with_test_set_tokens(
+        self,
+        references: Sequence[Sequence[Sequence[str]]],
+        document_ids: Sequence[Hashable] | None,
+        sentence_ids: Sequence[int] | None = None,
+    ) -> WNM:
+        """As :meth:`with_test_set` for references already split into this
+        metric's tokens."""
+        table = TestSetSalience.from_tokens(
+            references,
+            document_ids,
+            negative=self.negative,
+            weighted=self.weights == "salience",
+            sentence_ids=sentence_ids,
+        )
+        return replace(self, test_set=table, sentences=None)
+
+    def for_sentences(self, sentence_ids: Sequence[int]) -> WNM:
+        """Bound to a test set, this metric scoring ``sentence_ids``: the
+        per-pair path passes one sentence's segments (one id), the batch
+        engine a grid whose group g is sentence ``sentence_ids[g]``."""
+        require(self.test_set is not None, "wnm: bind a test set first")
+        for sentence in sentence_ids:
+            self.test_set.document_of(sentence)  # type: ignore[union-attr]
+        return replace(self, sentences=tuple(int(i) for i in sentence_ids))
+
+    def sentence_weights(self, group: int) -> Weights | None:
+        """The word weights of group ``group`` of :attr:`sentences`."""
+        return self.test_set.weights_of(self.sentences[group])  # type: ignore[union-attr,index]
 
     # -- tokens and weights ------------------------------------------------
 
@@ -189,8 +255,7 @@ class WNM(Metric):
     def tokenizer(self) -> Callable[[str], tuple[str, ...]]:
         """Text -> tokens with the configured tokenizer and case folding."""
         if self.tokenize == "wnm":
-            lowercase = self.lowercase
-            return lambda text: wnm_tool_tokens(text, lowercase)
+            return WnmToolTokenizer(self.lowercase)
         return get_tokenizer(self.tokenize, self.lowercase)
 
     def _bag(
@@ -229,15 +294,16 @@ class WNM(Metric):
         tokenize = self.tokenizer
         hyps = [tokenize(text) for text in corpus.hypotheses]
         refs = [[tokenize(text) for text in texts] for texts in corpus.references]
+        if self.sentences is not None:
+            return self._sentence_statistics(hyps, refs)
         documents = corpus.document_ids or ()
-        doc_counts: dict[Hashable, Counter[str]] = defaultdict(Counter)
         members: dict[Hashable, list[int]] = defaultdict(list)
         for index, document in enumerate(documents):
             members[document].append(index)
-            for tokens in refs[index]:
-                doc_counts[document].update(tokens)
         if self.weights == "salience":
-            saliences = salience_weights(doc_counts, self.negative)
+            saliences = salience_weights(
+                document_counts(documents, refs), self.negative
+            )
         statistics = np.zeros((len(hyps), len(self.statistics_names)), np.float64)
         for index, document in enumerate(documents):
             weights = (
@@ -259,6 +325,30 @@ class WNM(Metric):
                 )
             if progress is not None:
                 progress(1.0)
+        return statistics
+
+    def _sentence_statistics(
+        self, hyps: list[tuple[str, ...]], refs: list[list[tuple[str, ...]]]
+    ) -> np.ndarray:
+        """Rows of segments that all belong to the one bound sentence (ORANGE's
+        candidates against one reference subset), weighted by its document's
+        saliences from the test set. In document scope each segment is also
+        its own document (ORANGE reads sentence scores only)."""
+        require(
+            len(self.sentences) == 1,  # type: ignore[arg-type]
+            "wnm: bound to several sentences; score one sentence at a time",
+        )
+        weights = self.sentence_weights(0)
+        statistics = np.zeros((len(hyps), len(self.statistics_names)), np.float64)
+        for index, (hyp, segment_refs) in enumerate(zip(hyps, refs)):
+            row = match_row(
+                self._bag(hyp, weights),
+                [self._bag(tokens, weights) for tokens in segment_refs],
+            )
+            statistics[index, :4] = row
+            if self.scope == "document":
+                figures = precision_recall_f(*(np.float64(value) for value in row))
+                statistics[index, 4:] = [*(float(f) for f in figures), 1.0]
         return statistics
 
     def _document_shares(
@@ -322,7 +412,12 @@ class WNM(Metric):
 
     def signature_fields(self, sentence: bool = False) -> tuple[tuple[str, str], ...]:
         scope = "segment" if sentence else self.scope
-        return (
+        bound = (
+            ()
+            if self.test_set is None
+            else (("salience", f"testset-{self.test_set.fingerprint[:12]}"),)
+        )
+        return bound + (
             ("case", "lc" if self.lowercase else "mixed"),
             ("tok", self.tokenize),
             ("measure", self.measure),

@@ -187,3 +187,57 @@ def test_the_curve_step_adapts_to_n_unless_given(toy_args):
     )
     assert [n for n, _ in fixed["metrics"]["bleu"]["curve"]] == [1, 3]
     assert run(*toy_args, "--curve-step", "0").returncode != 0
+
+
+def _docs(tmp_path, lines):
+    path = tmp_path / "docids"
+    path.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def test_wnm_takes_document_ids_and_agrees_with_the_library(moses_args, tmp_path):
+    from scoring import get_metric
+    from scoring.orange.dispatch import orange_for_metric
+    from scoring.orange.options import OrangeOptions
+    from tests.scoring.support.batch_cases import regression_run
+
+    documents = ["a", "a", "b", "b", "c"]
+    docs = _docs(tmp_path, documents)
+    spec = "wnm:negative=keep"
+    results = {}
+    for path in ("engine", "per-pair", "paired"):
+        extra = {"per-pair": ["--per-pair"], "paired": ["--paired-test"]}.get(path, [])
+        completed = run(
+            *moses_args, "--docs", docs, "--metric", spec, "--metric", "bleus",
+            "--json", "--bootstrap", "50", "--curve-step", "1", *extra,
+        )  # fmt: skip
+        assert completed.returncode == 0, completed.stderr
+        results[path] = json.loads(completed.stdout)["metrics"][spec]
+    data = regression_run()
+    expected = orange_for_metric(
+        get_metric(spec),
+        spec,
+        data.candidates,
+        data.references,
+        OrangeOptions(curve_step=1, n_bootstrap=50),
+        document_ids=documents,
+        sentence_ids=data.sentence_ids,
+    )
+    for entry in results.values():
+        assert entry["orange"] == pytest.approx(expected.orange, abs=1e-9)
+        assert entry["avg_rank"] == pytest.approx(expected.avg_rank, abs=1e-9)
+
+
+def test_wnm_without_document_ids_names_the_option(moses_args):
+    completed = run(*moses_args, "--metric", "wnm")
+    assert completed.returncode != 0
+    assert "wnm needs document ids" in completed.stderr and "--docs" in completed.stderr
+
+
+def test_document_ids_must_fit_the_references(moses_args, tmp_path):
+    short = run(*moses_args, "--metric", "wnm", "--docs", _docs(tmp_path, ["a"] * 4))
+    assert short.returncode != 0 and "docids" in short.stderr
+    blank = _docs(tmp_path, ["a", "a", "", "b", "b"])
+    completed = run(*moses_args, "--metric", "wnm", "--docs", blank)
+    assert completed.returncode != 0
+    assert f"{blank}:3: no document id" in completed.stderr
