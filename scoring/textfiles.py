@@ -8,6 +8,7 @@ inside segments, silently shifting every following segment.
 
 from __future__ import annotations
 
+import codecs
 import os
 from collections.abc import Sequence
 
@@ -53,11 +54,14 @@ def decode_segments(
     try:
         text = data.decode("utf-8-sig" if strip_byte_order_mark else "utf-8")
     except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
-        column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
+        # "utf-8-sig" counts positions after the mark it dropped.
+        dropped = strip_byte_order_mark and data.startswith(codecs.BOM_UTF8)
+        position = error.start + (len(codecs.BOM_UTF8) if dropped else 0)
+        line = data.count(b"\n", 0, position) + 1
+        column = position - (data.rfind(b"\n", 0, position) + 1) + 1
         raise InputFileError(
-            f"{name}: line {line}: invalid UTF-8 (byte 0x{data[error.start]:02x} "
-            f"at byte {column} of the line){_utf8_error_hint(data, error)}",
+            f"{name}: line {line}: invalid UTF-8 (byte 0x{data[position]:02x} "
+            f"at byte {column} of the line){_utf8_error_hint(data, position, error.reason)}",
             name,
             line,
         ) from None
@@ -169,17 +173,18 @@ def _utf16_or_32_without_mark(head: bytes) -> str | None:
     return None
 
 
-def _utf8_error_hint(data: bytes, error: UnicodeDecodeError) -> str:
-    """A hint after an invalid UTF-8 byte: the end of the file cuts a
-    character, or the byte reads as a letter or typographic sign in
-    Windows-1252 (Latin-1) and is followed by plain ASCII, as in Latin-1 text."""
-    if error.reason == "unexpected end of data":
+def _utf8_error_hint(data: bytes, position: int, reason: str) -> str:
+    """A hint after the invalid UTF-8 byte at ``position``: the end of the
+    file cuts a character, or the byte reads as a letter or typographic sign
+    in Windows-1252 (Latin-1) and is followed by plain ASCII, as in Latin-1
+    text."""
+    if reason == "unexpected end of data":
         return "; the file ends in the middle of a character"
-    following = data[error.start + 1 : error.start + 2]
+    following = data[position + 1 : position + 2]
     if following and following[0] >= 0x80:
         return ""
     try:
-        character = data[error.start : error.start + 1].decode("cp1252")
+        character = data[position : position + 1].decode("cp1252")
     except UnicodeDecodeError:
         return ""
     if (

@@ -6,6 +6,7 @@ lines never raise anything but the library's own ``InputFileError``.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -39,6 +40,18 @@ def test_decode_segments_gives_back_the_lines_written(
         return
     decoded = decode_segments(data, "f.txt", strip_byte_order_mark=byte_order_mark)
     assert decoded == tuple(segments)
+
+
+def test_a_bad_byte_after_a_byte_order_mark_is_located_in_the_files_bytes():
+    with pytest.raises(InputFileError) as raised:
+        decode_segments(
+            b"\xef\xbb\xbfab\ncd\xffx\n", "f.txt", strip_byte_order_mark=True
+        )
+    assert raised.value.line == 2
+    assert "(byte 0xff at byte 3 of the line)" in str(raised.value)
+    with pytest.raises(InputFileError) as raised:
+        decode_segments(b"\xef\xbb\xbfa\xe9b\n", "f.txt", strip_byte_order_mark=True)
+    assert "(byte 0xe9 at byte 5 of the line), perhaps Latin-1" in str(raised.value)
 
 
 @PROPERTY_SETTINGS
