@@ -23,6 +23,7 @@ from scoring.batch import (
     kernels_ter,
     kernels_text,
     kernels_wlcs,
+    kernels_wnm,
 )
 from scoring.batch.engine import subset_scores
 from scoring.batch.exact_math import _power
@@ -67,6 +68,7 @@ KERNELS = (
     kernels_gtm.gtm_subset_matching,
     kernels_ter.ter_edits_grid,
     kernels_red.red_subset_features,
+    kernels_wnm.wnm_subset_statistics,
     kernels_text.scan_nbest_block,
     kernels_meteor.meteor_pair_rows,
     kernels_meteor.build_phrase_hash,
@@ -84,6 +86,9 @@ def warm_up() -> float:
     metrics = [get_metric(spec) for spec in _WARM_UP_SPECS]
     # NIST with a test set's fixed weights has a kernel of its own.
     metrics.append(get_metric("nist").with_reference_corpus(_WARM_UP_REFERENCES))
+    # WNM scores only once bound to a test set's documents and sentences.
+    wnm = get_metric("wnm").with_test_set(_WARM_UP_REFERENCES, ["d1"])
+    metrics.append(wnm.for_sentences([0]))
     subset_scores(metrics, grid, masks)
     kernels_text.scan_example()  # the n-best reader's scanner
     kernels_meteor.hash_example()  # METEOR's paraphrase-table index

@@ -7,6 +7,8 @@ corpus rendered as text (pseudo-words spelt with letters,
 :mod:`scoring.bench.synthetic_text`, so character metrics see real-looking
 words) and reports the wall time and which path the dispatcher took: the
 batch engine or pair by pair (:func:`scoring.orange.dispatch.on_engine`).
+Sentences come in documents of nine (:func:`scoring.bench.synthetic.document_ids`),
+which only WNM reads.
 
 A metric may be slow (pair by pair, 3.6 million pairs at paper scale): a
 first run on :data:`PROBE_SENTENCES` sentences estimates its time per
@@ -23,7 +25,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scoring.bench.synthetic import PAPER_1024_BEST, make_corpus
+from scoring.bench.synthetic import PAPER_1024_BEST, document_ids, make_corpus
 from scoring.bench.synthetic_text import corpus_texts
 from scoring.orange.dispatch import on_engine, orange_metrics
 from scoring.orange.options import OrangeOptions
@@ -66,10 +68,13 @@ class MetricTime:
 
 
 def _orange_seconds(spec: str, candidates, references) -> tuple[float, float]:
-    metric = prepare_metrics({spec: get_metric(spec)}, references)
+    documents = document_ids(len(references))
+    metric = prepare_metrics({spec: get_metric(spec)}, references, documents)
     options = OrangeOptions(curve_step=64, n_bootstrap=1000, seed=1)
     started = time.perf_counter()
-    result = orange_metrics(metric, candidates, references, options)[spec]
+    result = orange_metrics(
+        metric, candidates, references, options, document_ids=documents
+    )[spec]
     return time.perf_counter() - started, result.orange
 
 

@@ -33,6 +33,16 @@ class CorpusShape:
 PAPER_1024_BEST = CorpusShape(n_sentences=872, n_candidates=1024)
 PAPER_16384_BEST = CorpusShape(n_sentences=474, n_candidates=16384)
 
+# Sentences per document of the synthetic test sets (NIST's MT evaluation
+# sets run at about nine); only WNM's saliences read documents.
+SENTENCES_PER_DOCUMENT = 9
+
+
+def document_ids(n_sentences: int) -> list[str]:
+    """Document id of each synthetic sentence: consecutive runs of
+    :data:`SENTENCES_PER_DOCUMENT`."""
+    return [f"doc{i // SENTENCES_PER_DOCUMENT}" for i in range(n_sentences)]
+
 
 @dataclass(frozen=True)
 class SyntheticCorpus:
