@@ -13,6 +13,7 @@ from mtdash.common.upload_checks import UploadProblem
 from mtdash.evaluation.models import TestSet
 from mtdash.evaluation.services.uploads import AlreadyExists
 from mtdash.orange.models import NBestList, OrangeScore
+from mtdash.orange.services.job_metrics import has_document_ids
 from mtdash.orange.services.nbest_uploads import (
     check_nbest_size,
     receive_nbest_upload,
@@ -97,7 +98,8 @@ class NBestUploadForm(forms.Form):
 
 
 class OrangeJobForm(MetricSpecsForm):
-    """Metrics (registry specs, checked like every other upload's) and options."""
+    """Metrics (registry specs, checked like every other upload's) and options
+    of a job over an n-best list of ``test_set``."""
 
     metric_examples = "bleu:n=6 rouge-w:w=1.2 rouge-s:d=4"
 
@@ -118,10 +120,17 @@ class OrangeJobForm(MetricSpecsForm):
     )  # fmt: skip
     seed = forms.IntegerField(min_value=0, max_value=2**31 - 1, initial=1)
 
+    def __init__(self, *args, test_set: TestSet, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.test_set = test_set
+
     def check_metric_specs(self, specs: list[str]) -> list[str]:
         longest = OrangeScore._meta.get_field("metric").max_length
         check_metric_specs(specs, has_document_ids=True, max_length=longest)
-        return check_orange_metrics(specs)
+        # WNM needs document ids: ORANGE's message says why and what to do.
+        return check_orange_metrics(
+            specs, has_document_ids=has_document_ids(self.test_set)
+        )
 
     @property
     def options(self) -> OrangeOptions:

@@ -91,7 +91,9 @@ def _nbest_new(request, pk: int):
 def nbest_detail(request, pk: int):
     """The n-best list, its jobs, and the form that starts a new job."""
     nbest = access.get_nbest(request.user, pk)
-    form = OrangeJobForm(request.POST if request.method == "POST" else None)
+    form = OrangeJobForm(
+        request.POST if request.method == "POST" else None, test_set=nbest.test_set
+    )
     problem = references_problem(nbest.test_set)
     ready = nbest.is_ready
     if request.method == "POST" and ready and not problem and form.is_valid():

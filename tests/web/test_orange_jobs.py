@@ -299,9 +299,9 @@ def test_the_form_starts_a_job_with_registry_specs_and_options(
     [
         ({"more_metrics": "blue"}, "blue: unknown metric"),
         ({"more_metrics": "rouge-w:w=-1"}, "rouge-w:w=-1:"),
-        (
+        (  # the toy test set has no document ids (tests/web/test_orange_wnm.py)
             {"more_metrics": "wnm"},
-            "ORANGE&#x27;s sentence-by-sentence ranking does not provide",
+            "wnm needs document ids; this test set was uploaded without them",
         ),
         ({}, "choose at least one metric"),
         ({"metrics": ["bleu"], "curve_step": 0}, "greater than or equal to 1"),

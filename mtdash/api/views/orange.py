@@ -158,7 +158,7 @@ class OrangeJobCreate(APIView):
         }
         for api_name, (form_name, default) in ORANGE_OPTIONS.items():
             fields[form_name] = data.get(api_name, default)
-        form = OrangeJobForm(fields)
+        form = OrangeJobForm(fields, test_set=nbest.test_set)
         if not form.is_valid():
             names = {"more_metrics": "metrics", "metrics": "metrics"}
             names.update({f: a for a, (f, _) in ORANGE_OPTIONS.items()})

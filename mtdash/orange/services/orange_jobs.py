@@ -55,7 +55,7 @@ from mtdash.orange.services.artifacts import (
     save_partial,
 )
 from mtdash.orange.services.curve_steps import auto_curve_step
-from mtdash.orange.services.job_metrics import chunk_metrics
+from mtdash.orange.services.job_metrics import chunk_metrics, has_document_ids
 from mtdash.orange.services.nbest_uploads import (
     not_ready_message,
     references_problem,
@@ -91,20 +91,28 @@ class OrangeJobError(ValueError):
     """A job that cannot be created as asked; the message is for people."""
 
 
-def check_orange_metrics(specs: Sequence[str]) -> list[str]:
+def check_orange_metrics(specs: Sequence[str], *, has_document_ids: bool) -> list[str]:
     """Registry specs checked like every upload's, plus what ORANGE can score.
 
-    ORANGE scores one sentence at a time against that sentence's references,
-    so a metric that needs more (document ids) is refused.
+    ORANGE scores one sentence at a time against that sentence's references;
+    what a metric takes from the whole test set is bound once for every
+    chunk (:mod:`mtdash.orange.services.job_metrics`). WNM's saliences need
+    the test set's document ids, so it is refused for a test set uploaded
+    without them; a metric that needs anything else is refused.
     """
     checked = check_metric_specs(specs, has_document_ids=True)
     for spec in checked:
         needs = get_metric(spec).requires
-        if needs:
+        if any(need != "document_ids" for need in needs):
             raise MetricError(
                 f"{spec} needs {', '.join(n.replace('_', ' ') for n in needs)}, which "
                 "ORANGE's sentence-by-sentence ranking does not provide; "
                 "choose another metric"
+            )
+        if needs and not has_document_ids:
+            raise MetricError(
+                f"{spec} needs document ids; this test set was uploaded without "
+                "them (upload it again with a document id file)"
             )
     return checked
 
@@ -169,7 +177,7 @@ def create_orange_job(
         raise OrangeJobError(
             "the curve step must be ≥ 1, bootstrap samples and seed ≥ 0"
         )
-    checked = check_orange_metrics(metrics)
+    checked = check_orange_metrics(metrics, has_document_ids=has_document_ids(test_set))
     index = load_nbest_index(nbest.artifact)
     spans = plan_chunks(
         index.n_candidates.tolist(),
@@ -274,7 +282,7 @@ def _rank(chunk: OrangeChunk) -> None:
     options = job_options(job)
     # All metrics at once: the batch engine tokenises the chunk once for them.
     rankings = rank_chunk_metrics(
-        chunk_metrics(job),  # NIST with the whole test set's weights
+        chunk_metrics(job),  # NIST, WNM: the whole test set's weights
         candidates,
         references,
         sentence_ids=ids,
