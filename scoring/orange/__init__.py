@@ -16,7 +16,11 @@ from scoring.orange.comparison import (
 from scoring.orange.curve_step import auto_curve_step
 from scoring.orange.nbest import NBestEntry, NBestList, iter_nbest, open_nbest
 from scoring.orange.options import OrangeOptions
-from scoring.orange.prepare import needs_test_set_references, prepare_metrics
+from scoring.orange.prepare import (
+    for_sentences,
+    needs_test_set_references,
+    prepare_metrics,
+)
 from scoring.orange.ranking import (
     OrangeResult,
     SentenceRankings,
@@ -52,6 +56,7 @@ __all__ = [
     "orange_for_metric",
     "orange_metrics",
     "prepare_metrics",
+    "for_sentences",
     "needs_test_set_references",
     "rank_chunk_metrics",
     "summarise",

@@ -295,3 +295,24 @@ def test_wnm_bound_to_one_sentence_scores_the_references_as_the_job_did(
             scores.append(metric.sentence_scores_from_statistics(statistics)[0])
         assert np.mean(scores) == pytest.approx(item["oracle_score"], rel=1e-12)
     assert job_metric(job, "bleus", sentence_id=3) == get_metric("bleus")
+
+
+def test_the_review_page_of_a_wnm_job_scores_the_references_by_the_document(
+    client, demo_world, owner
+):
+    _, nbest = demo_world
+    job = run_chunks_reversed(
+        create_orange_job(nbest, owner, ["wnm"], OPTIONS, queue=False)
+    )
+    client.login(username=owner.username, password=PASSWORD)
+    response = client.post(
+        reverse("orange_review_new", args=[job.pk]),
+        {"metric": "wnm", "size": 3, "seed": 1},
+    )
+    assert response.status_code == 302
+    review = job.reviews.get()
+    page = client.get(review.get_absolute_url())
+    assert page.status_code == 200
+    first = review.items.get(position=0)
+    assert f"segment {first.sentence_id + 1}" in page.content.decode()
+    assert "against the other references" in page.content.decode()

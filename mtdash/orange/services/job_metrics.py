@@ -28,7 +28,11 @@ from collections.abc import Sequence
 from mtdash.evaluation.models import ReferenceSegment, Segment, TestSet
 from mtdash.orange.models import OrangeJob
 from scoring import Metric, get_metric
-from scoring.orange import needs_test_set_references, prepare_metrics
+from scoring.orange import (
+    for_sentences,
+    needs_test_set_references,
+    prepare_metrics,
+)
 
 References = tuple[str | None, ...]
 
@@ -107,9 +111,6 @@ def job_metric(job: OrangeJob, spec: str, sentence_id: int | None = None) -> Met
     scores, to take that sentence's document's saliences: give the sentence
     (segment index) as ``sentence_id``; other metrics ignore it."""
     metric = bound_to_test_set(job, [get_metric(spec)])[0]
-    # What scoring.orange.prepare.for_sentences does, through the metric's
-    # own method (the Django apps import only scoring's public modules).
-    for_sentences = getattr(metric, "for_sentences", None)
-    if sentence_id is not None and for_sentences is not None:
-        metric = for_sentences([sentence_id])
+    if sentence_id is not None:
+        metric = for_sentences([metric], [sentence_id])[0]
     return metric

@@ -166,7 +166,8 @@ def item_view(item: OrangeReviewItem, user) -> ReviewItemView:
         tokenize(entry.hypothesis), [tokenize(text) for _, text in references]
     )
     reference_scores = _reference_scores(
-        job_metric(job, review.metric), [t for _, t in references]
+        job_metric(job, review.metric, sentence_id=item.sentence_id),
+        [t for _, t in references],
     )
     mark = item.marks.filter(reviewer=user).values_list("verdict", flat=True).first()
     return ReviewItemView(
