@@ -112,6 +112,10 @@ def test_wnm_is_accepted_only_for_a_test_set_with_document_ids():
     with pytest.raises(MetricError) as refused:
         check_orange_metrics(["bleu", "wnm"], has_document_ids=False)
     assert str(refused.value) == REFUSAL
+    # Plain counts matched segment by segment read no documents.
+    assert check_orange_metrics(["wnm:weights=none"], has_document_ids=False) == [
+        "wnm:weights=none"
+    ]
 
 
 def test_the_test_sets_document_ids_are_read_in_segment_order(
@@ -130,6 +134,9 @@ def test_a_job_with_wnm_over_a_test_set_without_document_ids_is_refused(nbest, o
     with pytest.raises(MetricError, match="uploaded without them"):
         create_orange_job(nbest, owner, SPECS, OPTIONS, queue=False)
     assert not OrangeJob.objects.exists()
+    # Unweighted WNM runs there.
+    job = create_orange_job(nbest, owner, ["wnm:weights=none"], OPTIONS, queue=False)
+    assert run_chunks_reversed(job).scores.get().metric == "wnm:weights=none"
 
 
 # -- the job's result ----------------------------------------------------------

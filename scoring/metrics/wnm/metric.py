@@ -196,8 +196,13 @@ class WNM(Metric):
 
     @property
     def requires(self) -> tuple[str, ...]:  # type: ignore[override]
-        """Document ids, unless bound to a test set's sentences."""
-        return () if self.sentences is not None else ("document_ids",)
+        """Document ids, unless bound to a test set's sentences or matching
+        plain counts segment by segment (nothing then reads documents)."""
+        if self.sentences is not None or (
+            self.weights == "none" and self.scope == "segment"
+        ):
+            return ()
+        return ("document_ids",)
 
     # -- saliences fixed from a whole test set (ORANGE) ----------------------
 
@@ -296,7 +301,8 @@ class WNM(Metric):
         refs = [[tokenize(text) for text in texts] for texts in corpus.references]
         if self.sentences is not None:
             return self._sentence_statistics(hyps, refs)
-        documents = corpus.document_ids or ()
+        # Without ids (plain counts, segment scope) one document holds all.
+        documents = corpus.document_ids or [""] * len(hyps)
         members: dict[Hashable, list[int]] = defaultdict(list)
         for index, document in enumerate(documents):
             members[document].append(index)

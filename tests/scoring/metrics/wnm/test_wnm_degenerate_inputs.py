@@ -76,6 +76,20 @@ def test_a_hypothesis_equal_to_its_reference_scores_one_in_any_script(
 def test_it_refuses_to_score_without_document_ids() -> None:
     with pytest.raises(MetricError, match="document ids"):
         WNM().score(["a"], [["a"]])
+    with pytest.raises(MetricError, match="document ids"):
+        WNM(weights="none", scope="document").score(["a"], [["a"]])
+
+
+def test_plain_counts_segment_by_segment_need_no_document_ids() -> None:
+    hypotheses, references = ["a b c", "x y", ""], [["a b d", "x z", "q"]]
+    unweighted = WNM(weights="none", measure="f")
+    assert unweighted.requires == ()
+    without = unweighted.score(hypotheses, references, sentence=True)
+    with_ids = unweighted.score(
+        hypotheses, references, sentence=True, document_ids=["1", "2", "1"]
+    )
+    assert without.score == with_ids.score > 0
+    assert without.sentence_scores == with_ids.sentence_scores
 
 
 @pytest.mark.parametrize(
