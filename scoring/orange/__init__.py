@@ -59,6 +59,8 @@ __all__ = [
     "for_sentences",
     "needs_test_set_references",
     "rank_chunk_metrics",
+    "rank_nbest_chunk",
+    "nbest_words_from_bytes",
     "summarise",
     "MetricComparison",
     "OrangeComparison",
@@ -80,7 +82,13 @@ __all__ = [
 # The scoring entry points load the batch engine (Numba, ~0.2 s): only on use,
 # so reading n-best lists or results (the web server, `python -m scoring
 # score`) stays light.
-_DISPATCH = ("orange_for_metric", "orange_metrics", "rank_chunk_metrics")
+_DISPATCH = (
+    "orange_for_metric",
+    "orange_metrics",
+    "rank_chunk_metrics",
+    "rank_nbest_chunk",
+)
+_READER = ("nbest_words_from_bytes",)
 
 
 def __getattr__(name: str):
@@ -88,4 +96,8 @@ def __getattr__(name: str):
         from scoring.orange import dispatch
 
         return getattr(dispatch, name)
+    if name in _READER:
+        from scoring.orange import nbest_stream
+
+        return getattr(nbest_stream, name)
     raise AttributeError(f"module 'scoring.orange' has no attribute {name!r}")

@@ -8,6 +8,8 @@ are ranked by it; every other metric, or every metric with
 
 - :func:`rank_chunk_metrics`: one chunk of sentences, several metrics, in
   this thread (one Celery chunk of a distributed job);
+  :func:`rank_nbest_chunk` the same for a chunk read as word ids (what the
+  web's chunks do: tokens per distinct word, as the command line);
 - :func:`orange_metrics`: a whole run, the engine's chunks on threads;
 - :func:`orange_for_metric`: one metric, optionally split into chunks as
   workers would split it.
@@ -27,14 +29,18 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 import numpy as np
 
 from scoring.base import Metric
-from scoring.batch.engine import supports
+from scoring.batch.engine import supports, token_view
 from scoring.errors import MetricError
 from scoring.orange.batched import (
     DEFAULT_CHUNK_CANDIDATES,
     Source,
+    chunk_bounds,
     orange_batch,
     rank_chunk_batched,
+    rank_sentence_range,
 )
+from scoring.orange.candidate_texts import SentenceTexts
+from scoring.orange.nbest_stream import NBestWords
 from scoring.orange.options import OrangeOptions, ProgressCallback
 from scoring.orange.pairwise import rank_chunk_pairwise
 from scoring.orange.prepare import prepare_metric, prepare_metrics, require_prepared
@@ -46,6 +52,7 @@ from scoring.orange.ranking import (
     summarise,
 )
 from scoring.orange.sources import TextSource
+from scoring.orange.token_views import pretokenized_source
 
 
 def on_engine(metric: Metric, per_pair: bool = False) -> bool:
@@ -102,6 +109,60 @@ def rank_chunk_metrics(
                 candidates,
                 references,
                 sentence_ids=sentence_ids,
+                curve_n=curve_n,
+                options=options,
+            )
+    return rankings  # type: ignore[return-value]
+
+
+def rank_nbest_chunk(
+    metrics: Sequence[Metric],
+    nbest: NBestWords,
+    references: Sequence[Sequence[str]],
+    *,
+    curve_n: np.ndarray,
+    options: OrangeOptions,
+    per_pair: bool = False,
+    chunk_candidates: int = DEFAULT_CHUNK_CANDIDATES,
+) -> list[SentenceRankings]:
+    """As :func:`rank_chunk_metrics` for a chunk read as word ids
+    (:func:`scoring.orange.nbest_stream.nbest_words_from_bytes`):
+    ``references[i]`` are the K of ``nbest``'s i-th sentence. The engine's
+    metrics get their tokens per distinct word as the command line does
+    (:func:`scoring.orange.token_views.pretokenized_source`), not per
+    candidate text; the rankings are the same."""
+    _check_lengths(nbest.sentence_ids, references)
+    require_prepared(metrics)
+    ids = nbest.sentence_ids.tolist()
+    candidates = SentenceTexts(nbest.texts, nbest.sentence_offsets)
+    engine = [i for i, m in enumerate(metrics) if on_engine(m, per_pair)] if ids else []
+    rankings: list[SentenceRankings | None] = [None] * len(metrics)
+    if engine:
+        chosen = [metrics[i] for i in engine]
+        source = pretokenized_source(
+            nbest, references, [token_view(metric) for metric in chosen]
+        )
+        parts = [
+            rank_sentence_range(
+                chosen,
+                source,
+                start,
+                stop,
+                sentence_ids=ids[start:stop],
+                curve_n=curve_n,
+                options=options,
+            )
+            for start, stop in chunk_bounds(source.candidate_counts, chunk_candidates)
+        ]
+        for k, index in enumerate(engine):
+            rankings[index] = merge_rankings([part[k] for part in parts])
+    for index, metric in enumerate(metrics):
+        if rankings[index] is None:
+            rankings[index] = rank_chunk_pairwise(
+                metric,
+                candidates,
+                references,
+                sentence_ids=ids,
                 curve_n=curve_n,
                 options=options,
             )

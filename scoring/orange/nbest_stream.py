@@ -1,7 +1,7 @@
 """Reading a large Moses n-best file fast: blocks of bytes, compiled scanning.
 
 :func:`read_nbest_words` reads a file (plain or gzip-compressed, told by its
-magic bytes) in blocks of about :data:`BLOCK_BYTES` of whole lines; two
+magic bytes; :func:`nbest_words_from_bytes` lines already in memory) in blocks of about :data:`BLOCK_BYTES` of whole lines; two
 threads scan blocks at once with the compiled
 :func:`scoring.batch.kernels_text.scan_nbest_block` (it releases the GIL),
 which splits each hypothesis into words and interns them without creating
@@ -25,7 +25,7 @@ import gzip
 import os
 import zlib
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -219,9 +219,10 @@ def _scan_fast(first_line: int, data: bytes) -> _Block | None:
     )
 
 
-def _scanned_blocks(name: str, workers: int, block_bytes: int) -> Iterator[_Block]:
+def _scanned_blocks(
+    name: str, blocks: Iterable[tuple[int, bytes]], workers: int
+) -> Iterator[_Block]:
     """Blocks in file order, scanned ``workers`` at a time."""
-    blocks = iter_line_blocks(name, block_bytes)
     if workers <= 1:
         for first_line, data in blocks:
             yield _scan(first_line, data, name)
@@ -269,10 +270,26 @@ def read_nbest_words(
     """Read a whole n-best file into :class:`NBestWords` (see the module);
     ``workers`` threads scan blocks of about ``block_bytes``."""
     name = os.fspath(path)
+    return _nbest_words(name, iter_line_blocks(name, block_bytes), workers)
+
+
+def nbest_words_from_bytes(data: bytes, name: str) -> NBestWords:
+    """:class:`NBestWords` of n-best lines held in memory (e.g. one chunk of
+    a stored list), scanned in this thread; ``name`` is the file the error
+    messages name. ``data`` is whole lines (a last line without ``"\n"``
+    counts)."""
+    if data and not data.endswith(b"\n"):
+        data += b"\n"
+    return _nbest_words(name, [(1, data)] if data else [], workers=1)
+
+
+def _nbest_words(
+    name: str, blocks: Iterable[tuple[int, bytes]], workers: int
+) -> NBestWords:
     vocabulary: dict[str, int] = {}
     id_parts, line_parts, count_parts, word_parts, text_blocks = [], [], [], [], []
     previous_id: int | None = None
-    for block in _scanned_blocks(name, workers, block_bytes):
+    for block in _scanned_blocks(name, blocks, workers):
         if block.problem is not None:
             _raise_first_problem(block, name, previous_id)
         ids, numbers = block.sentence_ids, block.line_numbers

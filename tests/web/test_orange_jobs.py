@@ -177,14 +177,14 @@ def test_it_queues_the_chunks_only_after_the_transaction_commits(
 def test_a_failing_chunk_fails_the_job_with_a_readable_message_and_can_be_retried(
     nbest, owner, test_set, monkeypatch, django_capture_on_commit_callbacks
 ):
-    real_rank = orange_jobs.rank_chunk_metrics
+    real_rank = orange_jobs.rank_nbest_chunk
 
-    def failing_on_sentence_1(metrics, candidates, references, **kwargs):
-        if 1 in kwargs["sentence_ids"]:
+    def failing_on_sentence_1(metrics, words, references, **kwargs):
+        if 1 in words.sentence_ids.tolist():
             raise MetricError("this metric cannot score an empty reference")
-        return real_rank(metrics, candidates, references, **kwargs)
+        return real_rank(metrics, words, references, **kwargs)
 
-    monkeypatch.setattr(orange_jobs, "rank_chunk_metrics", failing_on_sentence_1)
+    monkeypatch.setattr(orange_jobs, "rank_nbest_chunk", failing_on_sentence_1)
     job = create_orange_job(
         nbest, owner, ["bleu"], OPTIONS, queue=False, max_sentences=1
     )
@@ -200,7 +200,7 @@ def test_a_failing_chunk_fails_the_job_with_a_readable_message_and_can_be_retrie
     statuses = list(job.chunks.values_list("status", flat=True))
     assert statuses == ["done", "failed", "queued"]  # the third saw the job had failed
 
-    monkeypatch.setattr(orange_jobs, "rank_chunk_metrics", real_rank)
+    monkeypatch.setattr(orange_jobs, "rank_nbest_chunk", real_rank)
     sent = []
     monkeypatch.setattr(orange_jobs, "queue_chunks", lambda ids: sent.extend(ids))
     with django_capture_on_commit_callbacks(execute=True):

@@ -80,8 +80,15 @@ def test_a_chunked_jobs_nist_orange_equals_the_command_lines(
     assert job.status == job.Status.SUCCEEDED, job.error_message
 
     expected = command_line_results(test_set, tmp_path, NIST_SPECS)
+    bound = dict(zip(job.metrics, chunk_metrics(job)))
     for score in job.scores.all():
         assert score.to_orange_result() == expected[score.metric], score.metric
+        # NIST's signature names the references its weights come from.
+        weights = getattr(bound[score.metric], "reference_weights", None)
+        if weights is not None:
+            assert f"info:refs-{weights.fingerprint[:12]}" in score.signature
+        else:
+            assert "info:refs-" not in score.signature
 
 
 def test_the_weights_are_not_those_of_the_n_best_lists_sentences_alone(

@@ -164,6 +164,9 @@ def test_a_chunked_wnm_job_equals_orange_metrics_on_the_whole_test_set(
         assert_same_result(stored[spec], expected[spec])
     wnm = job.scores.get(metric="wnm")
     assert wnm.higher_is_better and wnm.signature.startswith("wnm|")
+    # The signature names the test set whose saliences the chunks used.
+    bound = whole_test_set_metrics(test_set, ["wnm"])["wnm"]
+    assert f"salience:testset-{bound.test_set.fingerprint[:12]}" in wnm.signature
 
 
 def test_a_part_of_the_test_set_is_ranked_with_the_whole_test_sets_saliences(

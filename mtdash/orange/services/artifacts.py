@@ -45,7 +45,12 @@ from mtdash.orange.services.artifact_storage import (
     save_file,
 )
 from scoring import decode_segments
-from scoring.orange import NBestEntry, SentenceRankings, iter_nbest
+from scoring.orange import (
+    NBestEntry,
+    SentenceRankings,
+    iter_nbest,
+    nbest_words_from_bytes,
+)
 
 CANDIDATES_FILE = "candidates.txt.gz"
 INDEX_FILE = "index.npz"
@@ -194,6 +199,18 @@ def read_nbest_entries(
             groups.append([])
         groups[-1].append(entry)
     return groups
+
+
+def read_chunk_words(
+    relative: str, first: int, stop: int, index: NBestIndex | None = None
+):
+    """Positions ``first`` ≤ s < ``stop`` as word ids (``NBestWords``), read
+    by the command line's compiled reader: what ORANGE chunks rank, whose
+    tokens are then made once per distinct word (``rank_nbest_chunk``)."""
+    index = index or load_nbest_index(relative)
+    start, end = int(index.offsets[first]), int(index.offsets[stop])
+    data = read_range(f"{relative}/{CANDIDATES_FILE}", start, end)
+    return nbest_words_from_bytes(gzip.decompress(data), CANDIDATES_FILE)
 
 
 def read_candidates(

@@ -7,7 +7,7 @@ A job over an n-best list is planned as chunks of consecutive sentences
    ``RUNNING`` chunk whose worker's lease expired, while the job is still
    alive); 0 rows means another worker has it, it is done, or the job
    failed, and the task does nothing more than step 4;
-2. ranks its sentences for every metric with ``scoring.orange.rank_chunk_metrics``
+2. ranks its sentences for every metric with ``scoring.orange.rank_nbest_chunk``
    and stores the ``SentenceRankings`` as one ``.npz`` (written to a temporary
    file and renamed, so running a chunk again *replaces* its partial result);
 3. marks the chunk ``DONE`` and sets the job's progress from the share of
@@ -51,7 +51,7 @@ from mtdash.orange.models import NBestList, OrangeChunk, OrangeJob, OrangeScore
 from mtdash.orange.services.artifacts import (
     load_nbest_index,
     load_partial,
-    read_candidates,
+    read_chunk_words,
     save_partial,
 )
 from mtdash.orange.services.curve_steps import auto_curve_step
@@ -72,7 +72,7 @@ from scoring.orange import (
     curve_points,
     merge_rankings,
     normalised_ranks,
-    rank_chunk_metrics,
+    rank_nbest_chunk,
     summarise,
 )
 
@@ -276,16 +276,17 @@ def _rank(chunk: OrangeChunk) -> None:
     job, nbest = chunk.job, chunk.job.nbest
     if settings.MTDASH_JOB_TEST_DELAY_SECONDS and chunk.attempts == 1:
         time.sleep(settings.MTDASH_JOB_TEST_DELAY_SECONDS)  # tests: kill me now
-    ids, candidates = read_candidates(nbest.artifact, chunk.first, chunk.stop)
+    words = read_chunk_words(nbest.artifact, chunk.first, chunk.stop)
+    ids = words.sentence_ids.tolist()
     references = chunk_references(nbest.test_set, job.reference_labels, ids)
     curve_n = curve_points(nbest.max_candidates, job.curve_step)
     options = job_options(job)
-    # All metrics at once: the batch engine tokenises the chunk once for them.
-    rankings = rank_chunk_metrics(
+    # All metrics at once, each token view made once per distinct word of
+    # the chunk (as the command line does for the whole list).
+    rankings = rank_nbest_chunk(
         chunk_metrics(job),  # NIST, WNM: the whole test set's weights
-        candidates,
+        words,
         references,
-        sentence_ids=ids,
         curve_n=curve_n,
         options=options,
     )
@@ -378,9 +379,12 @@ def _save_results(job: OrangeJob, results: Sequence[OrangeResult]) -> None:
     nrefs = n_references if job.all_references else n_references - 1
     OrangeScore.objects.filter(job=job).delete()
     comparison = compare_job(job)
+    # As the chunks ranked with them: the signatures of NIST and WNM name
+    # the test set their weights come from.
+    ranked_with = dict(zip(job.metrics, chunk_metrics(job)))
     rows = []
     for position, result in enumerate(results):
-        metric = get_metric(result.metric)
+        metric = ranked_with.get(result.metric) or get_metric(result.metric)
         above = [
             [
                 item["sentence"],

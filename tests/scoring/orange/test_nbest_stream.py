@@ -12,7 +12,7 @@ import pytest
 
 from scoring.errors import InputFileError
 from scoring.orange.nbest import NBestList, open_nbest
-from scoring.orange.nbest_stream import read_nbest_words
+from scoring.orange.nbest_stream import nbest_words_from_bytes, read_nbest_words
 from tests.scoring.support.realdata import DATA_DIR
 
 MOSES_LISTS = sorted(
@@ -132,3 +132,19 @@ def test_a_broken_gzip_file_and_a_missing_file_are_named(tmp_path):
         read_nbest_words(path)
     with pytest.raises(InputFileError, match="cannot read file"):
         read_nbest_words(tmp_path / "missing.nbest")
+
+
+def test_lines_in_memory_read_as_the_file_does(tmp_path):
+    path = tmp_path / "unusual.nbest"
+    path.write_bytes(UNUSUAL.encode("utf-8"))
+    from_file = read_nbest_words(path)
+    in_memory = nbest_words_from_bytes(UNUSUAL.encode("utf-8"), str(path))
+    for field in ("sentence_ids", "sentence_offsets", "line_numbers", "word_offsets"):
+        assert getattr(in_memory, field).tolist() == getattr(from_file, field).tolist()
+    assert in_memory.vocabulary == from_file.vocabulary
+    assert in_memory.words.tolist() == from_file.words.tolist()
+    texts = [in_memory.texts[c] for c in range(in_memory.n_candidates)]
+    assert texts == [from_file.texts[c] for c in range(from_file.n_candidates)]
+    assert nbest_words_from_bytes(b"", "empty").n_candidates == 0
+    with pytest.raises(InputFileError, match=r"chunk\.nbest: line 2"):
+        nbest_words_from_bytes(b"0 ||| a ||| f ||| 1\nx ||| b\n", "chunk.nbest")
