@@ -171,7 +171,9 @@ def run_orange(arguments: argparse.Namespace) -> OrangeResults:
     from scoring.orange.nbest_stream import read_nbest_words
     from scoring.orange.token_views import pretokenized_source
 
-    nbest = read_nbest_words(arguments.nbest)
+    nbest = read_nbest_words(
+        arguments.nbest, keep_texts=_needs_texts(arguments, metrics.values())
+    )
     sentence_ids = nbest.sentence_ids.tolist()
     last = sentence_ids[-1] if sentence_ids else -1
     if last >= len(streams[0]):
@@ -232,6 +234,24 @@ def run_orange(arguments: argparse.Namespace) -> OrangeResults:
         arguments, "above_reference", DEFAULT_ABOVE_REFERENCE_LIMIT
     )
     return results
+
+
+def _needs_texts(arguments: argparse.Namespace, metrics) -> bool:
+    """Whether the run reads any candidate's text: a metric scored pair by
+    pair or tokenised text by text, or texts printed in the JSON. A run
+    that needs none does not hold the file's bytes (Table 7's 1.4 GB)."""
+    from scoring.batch.engine import token_view
+    from scoring.orange.dispatch import on_engine
+    from scoring.orange.token_views import splits_at_whitespace
+
+    limit = getattr(arguments, "above_reference", DEFAULT_ABOVE_REFERENCE_LIMIT)
+    if arguments.json and limit not in ("none", 0):
+        return True
+    return any(
+        not on_engine(metric, arguments.per_pair)
+        or not splits_at_whitespace(token_view(metric))
+        for metric in metrics
+    )
 
 
 def _text_lookup(nbest: NBestWords):

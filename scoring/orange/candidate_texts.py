@@ -58,6 +58,24 @@ class CandidateTexts:
         return [self[c] for c in range(start, stop)]
 
 
+class DroppedTexts(CandidateTexts):
+    """The texts of ``count`` candidates that were not kept: a run that
+    needs none (every metric ranked from token ids, nothing printed per
+    candidate) frees the file's bytes. Reading one is a programming error."""
+
+    def __init__(self, count: int) -> None:
+        super().__init__([])
+        self._count = count
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, candidate: int) -> str:
+        raise RuntimeError(
+            "the candidates' texts were not kept (read_nbest_words(keep_texts=False))"
+        )
+
+
 class SentenceTexts(Sequence):
     """``texts[i]``: the candidate texts of the i-th sentence (a tuple),
     decoded when asked; what the per-pair path reads as n-best lists."""

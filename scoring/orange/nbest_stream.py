@@ -33,7 +33,7 @@ import numpy as np
 
 from scoring.batch.kernels_text import TABLE_FULL, scan_nbest_block
 from scoring.errors import InputFileError
-from scoring.orange.candidate_texts import CandidateTexts, TextBlock
+from scoring.orange.candidate_texts import CandidateTexts, DroppedTexts, TextBlock
 from scoring.orange.nbest import iter_nbest, order_error
 
 # Bytes read at once (cut at the last line end): large enough that the
@@ -265,12 +265,20 @@ def _check_order(
 
 
 def read_nbest_words(
-    path: str | os.PathLike[str], *, workers: int = 2, block_bytes: int = BLOCK_BYTES
+    path: str | os.PathLike[str],
+    *,
+    workers: int = 2,
+    block_bytes: int = BLOCK_BYTES,
+    keep_texts: bool = True,
 ) -> NBestWords:
     """Read a whole n-best file into :class:`NBestWords` (see the module);
-    ``workers`` threads scan blocks of about ``block_bytes``."""
+    ``workers`` threads scan blocks of about ``block_bytes``. Without
+    ``keep_texts`` the hypothesis texts are dropped as the blocks are read
+    (:class:`~scoring.orange.candidate_texts.DroppedTexts`): the file's bytes
+    are not held, for a run that ranks from word ids only."""
     name = os.fspath(path)
-    return _nbest_words(name, iter_line_blocks(name, block_bytes), workers)
+    blocks = iter_line_blocks(name, block_bytes)
+    return _nbest_words(name, blocks, workers, keep_texts=keep_texts)
 
 
 def nbest_words_from_bytes(data: bytes, name: str) -> NBestWords:
@@ -284,7 +292,11 @@ def nbest_words_from_bytes(data: bytes, name: str) -> NBestWords:
 
 
 def _nbest_words(
-    name: str, blocks: Iterable[tuple[int, bytes]], workers: int
+    name: str,
+    blocks: Iterable[tuple[int, bytes]],
+    workers: int,
+    *,
+    keep_texts: bool = True,
 ) -> NBestWords:
     vocabulary: dict[str, int] = {}
     id_parts, line_parts, count_parts, word_parts, text_blocks = [], [], [], [], []
@@ -308,7 +320,8 @@ def _nbest_words(
         line_parts.append(numbers)
         count_parts.append(block.word_counts)
         word_parts.append(mapping[block.words])
-        text_blocks.append(block.texts)
+        if keep_texts:
+            text_blocks.append(block.texts)
     candidate_ids = _joined(id_parts, np.int64)
     is_first = np.ones(candidate_ids.size, dtype=bool)
     is_first[1:] = candidate_ids[1:] != candidate_ids[:-1]
@@ -322,7 +335,11 @@ def _nbest_words(
         word_offsets=np.concatenate(([0], np.cumsum(counts))).astype(np.int64),
         words=_joined(word_parts, np.int32),
         vocabulary=tuple(vocabulary),
-        texts=CandidateTexts(text_blocks),
+        texts=(
+            CandidateTexts(text_blocks)
+            if keep_texts
+            else DroppedTexts(int(candidate_ids.size))
+        ),
     )
 
 

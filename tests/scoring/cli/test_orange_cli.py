@@ -241,3 +241,27 @@ def test_document_ids_must_fit_the_references(moses_args, tmp_path):
     completed = run(*moses_args, "--metric", "wnm", "--docs", blank)
     assert completed.returncode != 0
     assert f"{blank}:3: no document id" in completed.stderr
+
+
+@pytest.mark.parametrize(
+    "extra, metrics, needed",
+    [
+        ([], ["bleus", "rouge-l", "wer"], False),  # ranked from word ids only
+        (["--json"], ["bleus"], True),  # texts of the candidates above
+        (["--json", "--above-reference", "none"], ["bleus"], False),
+        (["--json", "--above-reference", "0"], ["bleus"], False),
+        (["--per-pair"], ["bleus"], True),
+        ([], ["bleus", "chrf"], True),  # chrF tokenises each text whole
+        ([], ["rouge-l:preprocess=rouge155"], True),
+    ],
+)
+def test_the_texts_are_kept_only_when_something_reads_them(extra, metrics, needed):
+    from scoring import get_metric
+    from scoring.cli.main import build_parser
+    from scoring.cli.orange import _needs_texts
+
+    arguments = build_parser().parse_args(
+        ["orange", "--nbest", "n", "--refs", "a", "b", *extra]
+    )
+    chosen = [get_metric(spec) for spec in metrics]
+    assert _needs_texts(arguments, chosen) is needed

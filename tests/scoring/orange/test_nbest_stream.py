@@ -148,3 +148,15 @@ def test_lines_in_memory_read_as_the_file_does(tmp_path):
     assert nbest_words_from_bytes(b"", "empty").n_candidates == 0
     with pytest.raises(InputFileError, match=r"chunk\.nbest: line 2"):
         nbest_words_from_bytes(b"0 ||| a ||| f ||| 1\nx ||| b\n", "chunk.nbest")
+
+
+def test_texts_can_be_dropped_as_the_blocks_are_read(tmp_path):
+    path = tmp_path / "unusual.nbest"
+    path.write_bytes(UNUSUAL.encode("utf-8"))
+    kept = read_nbest_words(path, block_bytes=64)
+    dropped = read_nbest_words(path, block_bytes=64, keep_texts=False)
+    assert dropped.words.tolist() == kept.words.tolist()
+    assert dropped.vocabulary == kept.vocabulary
+    assert len(dropped.texts) == len(kept.texts) == kept.n_candidates
+    with pytest.raises(RuntimeError, match="texts were not kept"):
+        dropped.texts[0]
