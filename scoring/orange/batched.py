@@ -45,7 +45,6 @@ from scoring.orange.ranking_blocks import (
     rank_sentence_block,
     uniform_shape,
 )
-from scoring.orange.sources import TextSource
 
 # Candidates per chunk: large enough that kernel calls dominate the Python
 # overhead, small enough that per-chunk arrays (H x K x weights) stay small
@@ -167,21 +166,20 @@ def rank_sentence_range(
     return rankings
 
 
-def rank_chunk_batched(
+def rank_source(
     metrics: Sequence[Metric],
-    candidates: Sequence[Sequence[str]],
-    references: Sequence[Sequence[str]],
+    source: Source,
     *,
     sentence_ids: Sequence[int],
     curve_n: np.ndarray,
     options: OrangeOptions,
     chunk_candidates: int = DEFAULT_CHUNK_CANDIDATES,
 ) -> list[SentenceRankings]:
-    """Rankings of one chunk of sentences for several engine-supported
-    metrics at once, in this thread (e.g. one Celery chunk of a job): they
-    share one tokenisation per view and their kernel passes. One
-    :class:`SentenceRankings` per metric, in order."""
-    source = TextSource(candidates, references)
+    """Rankings of every sentence of ``source`` (ids ``sentence_ids``) for
+    several engine-supported metrics at once, range by range of about
+    ``chunk_candidates`` candidates, in this thread (e.g. one Celery chunk of
+    a job): they share one tokenisation per view and their kernel passes.
+    One :class:`SentenceRankings` per metric, in order."""
     ids = list(sentence_ids)
     parts = [
         rank_sentence_range(

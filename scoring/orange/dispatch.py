@@ -34,10 +34,8 @@ from scoring.errors import MetricError
 from scoring.orange.batched import (
     DEFAULT_CHUNK_CANDIDATES,
     Source,
-    chunk_bounds,
     orange_batch,
-    rank_chunk_batched,
-    rank_sentence_range,
+    rank_source,
 )
 from scoring.orange.candidate_texts import SentenceTexts
 from scoring.orange.nbest_stream import NBestWords
@@ -83,36 +81,17 @@ def rank_chunk_metrics(
     sentence i) for every metric, in order. Metrics that count over the
     whole test set must be bound to it first (``prepare_metrics``)."""
     _check_lengths(candidates, references)
-    require_prepared(metrics)
-    engine = (
-        [i for i, metric in enumerate(metrics) if on_engine(metric, per_pair)]
-        if len(candidates)
-        else []
+    return _rank_chunk(
+        metrics,
+        candidates,
+        references,
+        lambda chosen: TextSource(candidates, references),
+        sentence_ids=sentence_ids,
+        curve_n=curve_n,
+        options=options,
+        per_pair=per_pair,
+        chunk_candidates=chunk_candidates,
     )
-    rankings: list[SentenceRankings | None] = [None] * len(metrics)
-    if engine:
-        ranked = rank_chunk_batched(
-            [metrics[i] for i in engine],
-            candidates,
-            references,
-            sentence_ids=sentence_ids,
-            curve_n=curve_n,
-            options=options,
-            chunk_candidates=chunk_candidates,
-        )
-        for index, result in zip(engine, ranked):
-            rankings[index] = result
-    for index, metric in enumerate(metrics):
-        if rankings[index] is None:
-            rankings[index] = rank_chunk_pairwise(
-                metric,
-                candidates,
-                references,
-                sentence_ids=sentence_ids,
-                curve_n=curve_n,
-                options=options,
-            )
-    return rankings  # type: ignore[return-value]
 
 
 def rank_nbest_chunk(
@@ -132,37 +111,61 @@ def rank_nbest_chunk(
     (:func:`scoring.orange.token_views.pretokenized_source`), not per
     candidate text; the rankings are the same."""
     _check_lengths(nbest.sentence_ids, references)
+    return _rank_chunk(
+        metrics,
+        SentenceTexts(nbest.texts, nbest.sentence_offsets),
+        references,
+        lambda chosen: pretokenized_source(
+            nbest, references, [token_view(metric) for metric in chosen]
+        ),
+        sentence_ids=nbest.sentence_ids.tolist(),
+        curve_n=curve_n,
+        options=options,
+        per_pair=per_pair,
+        chunk_candidates=chunk_candidates,
+    )
+
+
+def _rank_chunk(
+    metrics: Sequence[Metric],
+    candidates: Sequence[Sequence[str]],
+    references: Sequence[Sequence[str]],
+    engine_source: Callable[[Sequence[Metric]], Source],
+    *,
+    sentence_ids: Sequence[int],
+    curve_n: np.ndarray,
+    options: OrangeOptions,
+    per_pair: bool,
+    chunk_candidates: int,
+) -> list[SentenceRankings]:
+    """The engine's metrics together from ``engine_source(them)``, the
+    others pair by pair from the texts; rankings in the metrics' order."""
     require_prepared(metrics)
-    ids = nbest.sentence_ids.tolist()
-    candidates = SentenceTexts(nbest.texts, nbest.sentence_offsets)
-    engine = [i for i, m in enumerate(metrics) if on_engine(m, per_pair)] if ids else []
+    engine = (
+        [i for i, metric in enumerate(metrics) if on_engine(metric, per_pair)]
+        if len(candidates)
+        else []
+    )
     rankings: list[SentenceRankings | None] = [None] * len(metrics)
     if engine:
         chosen = [metrics[i] for i in engine]
-        source = pretokenized_source(
-            nbest, references, [token_view(metric) for metric in chosen]
+        ranked = rank_source(
+            chosen,
+            engine_source(chosen),
+            sentence_ids=sentence_ids,
+            curve_n=curve_n,
+            options=options,
+            chunk_candidates=chunk_candidates,
         )
-        parts = [
-            rank_sentence_range(
-                chosen,
-                source,
-                start,
-                stop,
-                sentence_ids=ids[start:stop],
-                curve_n=curve_n,
-                options=options,
-            )
-            for start, stop in chunk_bounds(source.candidate_counts, chunk_candidates)
-        ]
-        for k, index in enumerate(engine):
-            rankings[index] = merge_rankings([part[k] for part in parts])
+        for index, result in zip(engine, ranked):
+            rankings[index] = result
     for index, metric in enumerate(metrics):
         if rankings[index] is None:
             rankings[index] = rank_chunk_pairwise(
                 metric,
                 candidates,
                 references,
-                sentence_ids=ids,
+                sentence_ids=sentence_ids,
                 curve_n=curve_n,
                 options=options,
             )
