@@ -5,6 +5,10 @@ import os
 import time
 from pathlib import Path
 
+from selenium.common.exceptions import (
+    StaleElementReferenceException,
+    WebDriverException,
+)
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
@@ -53,3 +57,24 @@ def log_in(browser, live_server, user, timeout: float = 30) -> WebDriverWait:
     browser.find_element(By.ID, "login-submit").click()
     wait.until(EC.presence_of_element_located((By.LINK_TEXT, "Upload a test set")))
     return wait
+
+
+def gone(element):
+    """A wait condition: ``element`` left the document (its page was
+    replaced). Like ``EC.staleness_of``, but Chromium may also answer a check
+    on a node of the departing page with an "unknown error ... does not
+    belong to the document" instead of a stale-element error; that means
+    gone too."""
+
+    def check(_driver) -> bool:
+        try:
+            element.is_enabled()
+        except StaleElementReferenceException:
+            return True
+        except WebDriverException as error:
+            if "does not belong to the document" in str(error):
+                return True
+            raise
+        return False
+
+    return check

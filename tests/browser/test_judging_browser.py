@@ -15,7 +15,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
 
 from mtdash.judgments.models import Assignment, Campaign, Judgment
-from tests.browser.support import full_page, log_in
+from tests.browser.support import full_page, gone, log_in
 from tests.web.test_campaigns import REFERENCES, build_judged_set, rate_everything
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -54,7 +54,7 @@ def judge_one(browser, wait, judged: int, shot=None) -> str:
     if shot is not None:
         shot(mode)
     keys(browser, Keys.ENTER)
-    wait.until(EC.staleness_of(page))
+    wait.until(gone(page))
     wait.until(EC.presence_of_element_located((By.ID, "judge-progress-text")))
     assert progress(browser)[0] == judged + 1
     return mode

@@ -17,7 +17,7 @@ from mtdash.evaluation.services.uploads import (
     create_system_output,
     create_test_set,
 )
-from tests.browser.support import full_page, log_in, screenshot_dir
+from tests.browser.support import full_page, gone, log_in, screenshot_dir
 from tests.scoring.support.realdata import WMT21_DIR, read_lines, require_full_data
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -125,7 +125,7 @@ def test_import_then_judgments_page_then_disagreement_explorer(
     # The page first shows the default choices: wait for the new page.
     shown = browser.find_element(By.ID, "method")
     browser.find_element(By.CSS_SELECTOR, "#disagreement-form button").click()
-    wait.until(EC.staleness_of(shown))
+    wait.until(gone(shown))
     assert "metric=bleu" in browser.current_url
     first = wait.until(
         EC.visibility_of_element_located((By.CSS_SELECTOR, "li.disagreement"))

@@ -15,7 +15,7 @@ from selenium.webdriver.support.ui import Select
 from mtdash.orange.models import OrangeReviewMark
 from mtdash.orange.services.orange_jobs import create_orange_job, run_orange_job_now
 from scoring.orange import OrangeOptions
-from tests.browser.support import full_page, log_in, screenshot_dir
+from tests.browser.support import full_page, gone, log_in, screenshot_dir
 from tests.web.orange_support import (  # noqa: F401  (fixtures)
     artifact_dir_fixture,
     demo_world_fixture,
@@ -87,7 +87,7 @@ def test_a_keyboard_review_session_ends_in_the_error_share(
         if number == 1:
             full_page(browser, "orange-review-item.png")
         ActionChains(browser).send_keys(key).perform()
-        wait.until(EC.staleness_of(item))
+        wait.until(gone(item))
     done = wait.until(EC.presence_of_element_located((By.ID, "review-done")))
     assert f"All {len(KEYS)} items marked" in done.text
 

@@ -12,7 +12,7 @@ from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select
 
 from mtdash.evaluation.services.uploads import TestSetData, create_test_set
-from tests.browser.support import full_page, log_in
+from tests.browser.support import full_page, gone, log_in
 from tests.web.test_readability_stability import make_paper_world
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -67,7 +67,7 @@ def test_a_researcher_reads_a_test_sets_readability_then_compares_text_types(
     Select(browser.find_element(By.ID, "id_reference")).select_by_value(str(news.pk))
     before = browser.find_element(By.ID, "text-types-table")
     browser.find_element(By.ID, "stability-submit").click()
-    wait.until(EC.staleness_of(before))  # the new page, not the old one's chart
+    wait.until(gone(before))  # the new page, not the old one's chart
     wait.until(
         EC.presence_of_element_located(
             (By.CSS_SELECTOR, "#stability-chart-wnm .main-svg")
