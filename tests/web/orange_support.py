@@ -16,6 +16,8 @@ from mtdash.evaluation.models import TestSet
 from mtdash.orange.models import NBestList
 from mtdash.orange.services.nbest_uploads import create_nbest_list, parse_nbest_upload
 from scoring import get_metric
+from scoring.cli.main import build_parser
+from scoring.cli.orange import run_orange
 from scoring.orange import OrangeOptions, orange_for_metric, prepare_metrics
 from scoring.orange.nbest import NBestList as TextNBest
 from scoring.orange.nbest import iter_nbest
@@ -138,3 +140,25 @@ def single_run(
         metric, spec, lists.candidates, references, options,
         sentence_ids=lists.sentence_ids,
     )  # fmt: skip
+
+
+def command_line_results(test_set, tmp_path, specs, *, with_documents=False):
+    """``python -m scoring orange`` (in process) over the test set's reference
+    files and the demo n-best list (curve step 2, 200 bootstrap samples, seed
+    7); ``with_documents`` adds ``--docs`` with the test set's document ids."""
+    nbest_path = tmp_path / "demo.nbest"
+    nbest_path.write_text(demo_nbest_text(), encoding="utf-8")
+    arguments = ["orange", "--nbest", str(nbest_path), "--refs"]
+    for k, stream in enumerate(test_set.reference_streams()):
+        path = tmp_path / f"reference.{k}"
+        path.write_text("".join(line + "\n" for line in stream), encoding="utf-8")
+        arguments.append(str(path))
+    if with_documents:
+        docs = tmp_path / "docs"
+        _, documents = test_set.sources_and_document_ids()
+        docs.write_text("".join(doc + "\n" for doc in documents), encoding="utf-8")
+        arguments += ["--docs", str(docs)]
+    for spec in specs:
+        arguments += ["--metric", spec]
+    arguments += ["--curve-step", "2", "--bootstrap", "200", "--seed", "7"]
+    return run_orange(build_parser().parse_args(arguments))

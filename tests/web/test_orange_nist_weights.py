@@ -19,13 +19,12 @@ from mtdash.orange.services.orange_jobs import (
 )
 from mtdash.orange.services.reviews import create_review, item_view
 from scoring import get_metric
-from scoring.cli.main import build_parser
-from scoring.cli.orange import run_orange
 from scoring.orange import OrangeOptions, orange_for_metric
 from scoring.orange.nbest import NBestList as TextNBest
 from scoring.orange.nbest import iter_nbest
 from tests.web.orange_support import (  # noqa: F401  (fixtures)
     artifact_dir_fixture,
+    command_line_results,
     demo_nbest_text,
     demo_world_fixture,
     single_run,
@@ -33,23 +32,6 @@ from tests.web.orange_support import (  # noqa: F401  (fixtures)
 
 NIST_SPECS = ["nist", "nist:n=3,lowercase=true", "bleus:n=4"]
 OPTIONS = OrangeOptions(curve_step=2, n_bootstrap=200, seed=7)
-
-
-def command_line_results(test_set, tmp_path, specs):
-    """``python -m scoring orange`` (in process) over the test set's
-    reference files and the demo n-best list."""
-    nbest_path = tmp_path / "demo.nbest"
-    nbest_path.write_text(demo_nbest_text(), encoding="utf-8")
-    reference_paths = []
-    for k, stream in enumerate(test_set.reference_streams()):
-        path = tmp_path / f"reference.{k}"
-        path.write_text("".join(line + "\n" for line in stream), encoding="utf-8")
-        reference_paths.append(str(path))
-    arguments = ["orange", "--nbest", str(nbest_path), "--refs", *reference_paths]
-    for spec in specs:
-        arguments += ["--metric", spec]
-    arguments += ["--curve-step", "2", "--bootstrap", "200", "--seed", "7"]
-    return run_orange(build_parser().parse_args(arguments))
 
 
 def test_the_chunks_metrics_carry_the_weights_of_every_reference_of_the_test_set(

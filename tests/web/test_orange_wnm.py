@@ -30,8 +30,6 @@ from mtdash.orange.services.orange_jobs import (
     run_orange_chunk,
 )
 from scoring import MetricError, get_metric
-from scoring.cli.main import build_parser
-from scoring.cli.orange import run_orange
 from scoring.orange import OrangeOptions, needs_test_set_references, prepare_metrics
 from scoring.orange.dispatch import orange_metrics
 from scoring.orange.nbest import NBestList as TextNBest
@@ -40,6 +38,7 @@ from tests.conftest import PASSWORD
 from tests.web.orange_support import (  # noqa: F401  (fixtures)
     TOY_NBEST,
     artifact_dir_fixture,
+    command_line_results,
     create_demo_test_set,
     demo_nbest_text,
     demo_world_fixture,
@@ -182,7 +181,7 @@ def test_a_part_of_the_test_set_is_ranked_with_the_whole_test_sets_saliences(
     stored = {score.metric: score.to_orange_result() for score in job.scores.all()}
     bound = whole_test_set_metrics(test_set, SPECS)
     expected = direct_results(test_set, demo_nbest_text(), SPECS, metrics=bound)
-    command_line = command_line_results(test_set, tmp_path, SPECS)
+    command_line = command_line_results(test_set, tmp_path, SPECS, with_documents=True)
     for spec in SPECS:
         assert_same_result(stored[spec], expected[spec])
         assert command_line[spec] == expected[spec]
@@ -190,26 +189,6 @@ def test_a_part_of_the_test_set_is_ranked_with_the_whole_test_sets_saliences(
     ranked_only = direct_results(test_set, demo_nbest_text(), ["wnm"])["wnm"]
     oracles = [item["oracle_score"] for item in stored["wnm"].above_reference]
     assert oracles != [item["oracle_score"] for item in ranked_only.above_reference]
-
-
-def command_line_results(test_set, tmp_path, specs):
-    """``python -m scoring orange --docs`` (in process) over the test set's
-    reference files, its document ids and the demo n-best list."""
-    nbest_path = tmp_path / "demo.nbest"
-    nbest_path.write_text(demo_nbest_text(), encoding="utf-8")
-    arguments = ["orange", "--nbest", str(nbest_path), "--refs"]
-    for k, stream in enumerate(test_set.reference_streams()):
-        path = tmp_path / f"reference.{k}"
-        path.write_text("".join(line + "\n" for line in stream), encoding="utf-8")
-        arguments.append(str(path))
-    docs = tmp_path / "docs"
-    _, documents = test_set.sources_and_document_ids()
-    docs.write_text("".join(doc + "\n" for doc in documents), encoding="utf-8")
-    arguments += ["--docs", str(docs)]
-    for spec in specs:
-        arguments += ["--metric", spec]
-    arguments += ["--curve-step", "2", "--bootstrap", "200", "--seed", "7"]
-    return run_orange(build_parser().parse_args(arguments))
 
 
 def test_the_chunks_and_the_review_page_get_wnm_bound_to_the_test_set(
