@@ -290,7 +290,7 @@ class MetricSelectionForm(MetricSpecsForm):
         self.language_specs = default_metric_specs(test_set.target_language)
 
     def check_metric_specs(self, specs: list[str]) -> list[str]:
-        has_docs = self.test_set.segments.exclude(document_id="").exists()
+        has_docs = self.test_set.has_document_ids()
         longest = _max_length(CorpusScore, "metric")
         checked = check_metric_specs(
             specs, has_document_ids=has_docs, max_length=longest

@@ -52,6 +52,11 @@ class TestSet(models.Model):
     def language_pair(self) -> str:
         return f"{self.source_language}-{self.target_language}"
 
+    def has_document_ids(self) -> bool:
+        """Whether the test set was uploaded with document ids (every segment
+        has one or none does: ``mtdash.common.upload_checks.check_document_ids``)."""
+        return self.segments.exclude(document_id="").exists()
+
     def sources_and_document_ids(self) -> tuple[list[str], list[str] | None]:
         """Source segments, and their document ids if every segment has one."""
         rows = list(

@@ -13,7 +13,6 @@ from mtdash.common.upload_checks import UploadProblem
 from mtdash.evaluation.models import TestSet
 from mtdash.evaluation.services.uploads import AlreadyExists
 from mtdash.orange.models import NBestList, OrangeScore
-from mtdash.orange.services.job_metrics import has_document_ids
 from mtdash.orange.services.nbest_uploads import (
     check_nbest_size,
     receive_nbest_upload,
@@ -129,7 +128,7 @@ class OrangeJobForm(MetricSpecsForm):
         check_metric_specs(specs, has_document_ids=True, max_length=longest)
         # WNM needs document ids: ORANGE's message says why and what to do.
         return check_orange_metrics(
-            specs, has_document_ids=has_document_ids(self.test_set)
+            specs, has_document_ids=self.test_set.has_document_ids()
         )
 
     @property

@@ -20,7 +20,6 @@ from mtdash.orange.services.job_metrics import (
     all_references_of,
     chunk_metrics,
     document_ids_of,
-    has_document_ids,
     job_metric,
     references_by_segment,
 )
@@ -121,7 +120,7 @@ def test_the_test_sets_document_ids_are_read_in_segment_order(
     demo_world, test_set, owner
 ):
     demo, _ = demo_world
-    assert has_document_ids(demo) and not has_document_ids(test_set)
+    assert demo.has_document_ids() and not test_set.has_document_ids()
     indices, references = references_by_segment(demo, ["A", "B", "C", "D"])
     assert indices == list(range(48))
     assert references == all_references_of(demo, ["A", "B", "C", "D"])

@@ -62,12 +62,6 @@ def all_references_of(test_set: TestSet, labels: Sequence[str]) -> list[Referenc
     return references_by_segment(test_set, labels)[1]
 
 
-def has_document_ids(test_set: TestSet) -> bool:
-    """Whether the test set was uploaded with document ids (every segment has
-    one or none does: ``mtdash.common.upload_checks.check_document_ids``)."""
-    return Segment.objects.filter(test_set=test_set).exclude(document_id="").exists()
-
-
 def document_ids_of(test_set: TestSet, indices: Sequence[int]) -> list[str] | None:
     """The document id of each segment ``indices[p]``; ``None`` unless every
     one has an id (a test set uploaded without document ids has none)."""

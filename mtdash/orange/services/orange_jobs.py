@@ -55,7 +55,7 @@ from mtdash.orange.services.artifacts import (
     save_partial,
 )
 from mtdash.orange.services.curve_steps import auto_curve_step
-from mtdash.orange.services.job_metrics import chunk_metrics, has_document_ids
+from mtdash.orange.services.job_metrics import chunk_metrics
 from mtdash.orange.services.nbest_uploads import (
     not_ready_message,
     references_problem,
@@ -177,7 +177,9 @@ def create_orange_job(
         raise OrangeJobError(
             "the curve step must be ≥ 1, bootstrap samples and seed ≥ 0"
         )
-    checked = check_orange_metrics(metrics, has_document_ids=has_document_ids(test_set))
+    checked = check_orange_metrics(
+        metrics, has_document_ids=test_set.has_document_ids()
+    )
     index = load_nbest_index(nbest.artifact)
     spans = plan_chunks(
         index.n_candidates.tolist(),

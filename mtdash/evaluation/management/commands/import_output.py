@@ -57,9 +57,10 @@ class Command(BaseCommand):
             (path, SYSTEM, names[i] if names else "")
             for i, path in enumerate(options["files"])
         ]
-        has_docs = test_set.segments.exclude(document_id="").exists()
         metrics = metric_specs(
-            options["metrics"], test_set.target_language, has_document_ids=has_docs
+            options["metrics"],
+            test_set.target_language,
+            has_document_ids=test_set.has_document_ids(),
         )
         try:
             files = read_files(paths, self.stderr)
