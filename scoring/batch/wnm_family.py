@@ -100,6 +100,10 @@ class WnmFamily:
         for metric in self.metrics:
             if metric.sentences is None:  # type: ignore[attr-defined]
                 refuse_like_the_per_pair_path(metric)  # type: ignore[arg-type]
+                raise MetricError(  # a WNM that needs no document ids
+                    "wnm in the batch engine: bind it to the test set's sentences "
+                    "first (scoring.orange.prepare.prepare_metrics, for_sentences)"
+                )
             if len(metric.sentences) != grid.n_groups:  # type: ignore[attr-defined]
                 raise MetricError(
                     f"wnm is bound to {len(metric.sentences)} sentences, "  # type: ignore[attr-defined]

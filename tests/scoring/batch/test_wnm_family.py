@@ -260,6 +260,9 @@ def test_an_unbound_wnm_is_refused_by_the_engine_as_by_its_own_input_check():
     grid = grid_from_texts([["a"]], [["a", "b"]], metric.tokenizer)
     with pytest.raises(MetricError, match="needs document ids"):
         subset_scores([metric], grid, np.array([-1], dtype=np.int64))
+    unweighted = get_metric("wnm:weights=none")  # no document ids needed
+    with pytest.raises(MetricError, match="bind it to the test set's sentences"):
+        subset_scores([unweighted], grid, np.array([-1], dtype=np.int64))
 
 
 def test_binding_keeps_the_metric_hashable_and_named_by_its_test_set(ru_en):
