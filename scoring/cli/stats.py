@@ -47,7 +47,12 @@ from scoring.stats.judgments import read_judgments
 from scoring.stats.meta_evaluation import LEVELS, CorrelationTable, correlation_table
 from scoring.stats.report import comparison_report, correlation_report
 from scoring.stats.scores_file import read_metric_scores
-from scoring.stats.significance import SACREBLEU_SEED, compare_systems
+from scoring.stats.significance import (
+    CORRECTIONS,
+    DEFAULT_CORRECTION,
+    SACREBLEU_SEED,
+    compare_systems,
+)
 from scoring.textfiles import check_same_length, read_segments
 from scoring.tokenizers import list_tokenizers
 
@@ -210,6 +215,13 @@ def add_compare_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--confidence", type=_probability, default=0.95)
     parser.add_argument("--alpha", type=_probability, default=0.05)
     parser.add_argument(
+        "--correction",
+        choices=CORRECTIONS,
+        default=DEFAULT_CORRECTION,
+        help="adjustment of the all-pairs p-values the clusters respect "
+        f"(default {DEFAULT_CORRECTION})",
+    )
+    parser.add_argument(
         "--blocks",
         type=_non_negative_int,
         default=0,
@@ -320,6 +332,7 @@ def run_compare(arguments: argparse.Namespace) -> int:
             seed=arguments.seed,
             confidence=arguments.confidence,
             alpha=arguments.alpha,
+            correction=arguments.correction,
         )
         data = comparison.to_dict()
         blocks = None

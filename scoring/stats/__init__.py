@@ -13,7 +13,8 @@ Arrays in, frozen dataclasses out, seeds explicit (SPEC section 3):
   Table 1), from SCORES.json (:mod:`~scoring.stats.scores_file`);
 - :mod:`~scoring.stats.significance`: bootstrap intervals of corpus scores,
   paired bootstrap and approximate randomisation p-values of all system
-  pairs, significance clusters;
+  pairs (two-sided), Holm / Bonferroni adjustment of all pairs, significance
+  clusters that never hold two significantly different systems;
 - :mod:`~scoring.stats.blocks`: the BLEU paper's 20-block t-test;
 - :mod:`~scoring.stats.agreement`: Krippendorff's alpha, pairwise Pearson
   between judges, repeated and degraded items (judges' quality controls).
@@ -59,11 +60,17 @@ from scoring.stats.resampling import (
 )
 from scoring.stats.scores_file import MetricScores, read_metric_scores
 from scoring.stats.significance import (
+    CORRECTION_LABELS,
+    CORRECTIONS,
+    DEFAULT_CORRECTION,
     SystemComparison,
+    adjust_p_values,
     approximate_randomization_p_values,
     bootstrap_corpus_scores,
     compare_systems,
+    holm_bonferroni,
     paired_bootstrap_p_values,
+    paired_mean_randomization_p_values,
     significance_clusters,
 )
 
@@ -86,7 +93,11 @@ __all__ = [
     "Judgments",
     "MetricCell",
     "MetricScores",
+    "CORRECTIONS",
+    "CORRECTION_LABELS",
+    "DEFAULT_CORRECTION",
     "SystemComparison",
+    "adjust_p_values",
     "approximate_randomization_p_values",
     "block_scores",
     "block_t_test",
@@ -99,7 +110,9 @@ __all__ = [
     "correlation_table",
     "human_scores",
     "mark_best",
+    "holm_bonferroni",
     "paired_bootstrap_p_values",
+    "paired_mean_randomization_p_values",
     "parse_judgments",
     "percentile_interval",
     "random_signs",

@@ -12,7 +12,7 @@ import numpy as np
 
 from scoring.stats.blocks import BlockTest
 from scoring.stats.meta_evaluation import CorrelationTable
-from scoring.stats.significance import SystemComparison
+from scoring.stats.significance import CORRECTION_LABELS, SIDED, SystemComparison
 
 BEST_MARK = "*"
 EQUIVALENT_MARK = "="
@@ -117,14 +117,24 @@ def comparison_report(
             ]
         )
     text += _table(rows)
-    text += "\n" + _matrix(
-        "paired bootstrap p", comparison.systems, comparison.bootstrap_p
+    correction = CORRECTION_LABELS[comparison.correction]
+    text += f"\n{percent}% intervals: {SIDED} percentile bootstrap\n"
+    text += f"p-values: {SIDED}; clusters use " + (
+        f"p adjusted by {correction} over all pairs\n"
+        if comparison.correction != "none"
+        else "uncorrected p (no correction for multiple comparisons)\n"
     )
-    if comparison.ar_p is not None:
-        text += "\n" + _matrix(
-            "approximate randomisation p", comparison.systems, comparison.ar_p
-        )
-    alpha = f"alpha {comparison.alpha:g}"
+    adjusted = comparison.correction != "none"  # else the same matrices again
+    tests = [
+        ("paired bootstrap p", comparison.bootstrap_p),
+        (f"bootstrap p, {correction}", adjusted and comparison.bootstrap_p_adjusted),
+        ("approximate randomisation p", comparison.ar_p),
+        (f"randomisation p, {correction}", adjusted and comparison.ar_p_adjusted),
+    ]
+    for title, values in tests:
+        if isinstance(values, np.ndarray):
+            text += "\n" + _matrix(title, comparison.systems, values)
+    alpha = f"alpha {comparison.alpha:g}, {correction}"
     text += "\n" + _clusters(
         f"clusters (paired bootstrap, {alpha})", comparison.bootstrap_clusters
     )

@@ -21,10 +21,18 @@ re-tokenised. All systems share the same resamples (the tests are paired).
   score(b')| >= d} + 1) / (T + 1). All pairs at once: with the ±1 swap matrix
   s ``(T, n)``, one product P = s @ statistics gives the permuted sums of every
   pair, a' = (A + B + P_a - P_b) / 2 and b' = (A + B - P_a + P_b) / 2.
-- Significance clusters: systems sorted by score; a boundary goes between
-  ranks k and k + 1 when every system above it is significantly different
-  (p < alpha) from every system below it. Systems inside a cluster are not
-  separable at that level.
+- Both tests are two-sided: they ask whether the two systems differ, in
+  either direction (the absolute difference).
+- Multiple comparisons: the S (S - 1) / 2 p-values of all pairs are one
+  family. :func:`adjust_p_values` gives Holm's step-down adjusted p-values
+  (the default), Bonferroni's, or leaves them as they are (``none``); the
+  raw matrices are kept as well.
+- Significance clusters (:func:`significance_clusters`): walk down the
+  systems ranked by score; the next system starts a new cluster when it
+  differs significantly (adjusted p < alpha) from ANY member of the current
+  cluster. So no two systems of a cluster differ significantly under the
+  correction used (a cluster may still be split where a stricter rule would
+  merge: clusters are read top-down, as WMT's ranks are).
 
 With the same seed and number of resamples the draws are sacreBLEU's, so the
 p-values agree with ``sacrebleu --paired-bs/--paired-ar``, with one
@@ -56,6 +64,17 @@ from scoring.stats.resampling import (
 
 ScoreFunction = Callable[[np.ndarray], np.ndarray]  # (..., k) -> (...)
 SACREBLEU_SEED = 12345  # sacreBLEU's default SACREBLEU_SEED
+# Family-wise corrections of the all-pairs p-values; Holm is the default
+# (uniformly more powerful than Bonferroni, with the same guarantee).
+CORRECTIONS = ("holm", "bonferroni", "none")
+DEFAULT_CORRECTION = "holm"
+CORRECTION_LABELS = {
+    "holm": "Holm",
+    "bonferroni": "Bonferroni",
+    "none": "no correction",
+}
+# Both paired tests of this module are two-sided (module docstring).
+SIDED = "two-sided"
 
 
 def _as_table(statistics: np.ndarray) -> np.ndarray:
@@ -132,22 +151,105 @@ def approximate_randomization_p_values(
     return p_values
 
 
+def holm_bonferroni(p_values: np.ndarray, correction: str) -> np.ndarray:
+    """Adjusted p-values of one family ``(m,) -> (m,)``; NaN stays NaN and
+    does not count in the family.
+
+    Holm: sort ascending, multiply the i-th smallest (from 1) by m - i + 1,
+    carry the running maximum forward and cap at 1. Bonferroni: multiply
+    every p by m and cap at 1. Worked example (m = 3)::
+
+        p         0.01  0.04  0.03
+        sorted    0.01  0.03  0.04   times 3, 2, 1 -> 0.03 0.06 0.04
+        running max                                 -> 0.03 0.06 0.06
+        Holm      0.03  0.06  0.06   Bonferroni 0.03 0.12 0.09
+    """
+    if correction not in CORRECTIONS:
+        raise ValueError(
+            f"unknown correction {correction!r}; choose one of {', '.join(CORRECTIONS)}"
+        )
+    p_values = np.asarray(p_values, dtype=np.float64)
+    adjusted = p_values.copy()
+    tested = np.flatnonzero(~np.isnan(p_values))
+    m = tested.size
+    if correction == "none" or m == 0:
+        return adjusted
+    if correction == "bonferroni":
+        adjusted[tested] = np.minimum(1.0, p_values[tested] * m)
+        return adjusted
+    order = tested[np.argsort(p_values[tested], kind="stable")]
+    stepped = p_values[order] * np.arange(m, 0, -1)
+    adjusted[order] = np.minimum(1.0, np.maximum.accumulate(stepped))
+    return adjusted
+
+
+def adjust_p_values(p_values: np.ndarray, correction: str) -> np.ndarray:
+    """The symmetric ``(S, S)`` matrix of all pairs adjusted as one family of
+    S (S - 1) / 2 tests (:func:`holm_bonferroni`); NaN on the diagonal."""
+    p_values = np.asarray(p_values, dtype=np.float64)
+    upper = np.triu_indices(p_values.shape[0], k=1)
+    adjusted = np.full(p_values.shape, np.nan)
+    adjusted[upper] = holm_bonferroni(p_values[upper], correction)
+    adjusted.T[upper] = adjusted[upper]
+    return adjusted
+
+
 def significance_clusters(
     scores: np.ndarray, p_values: np.ndarray, *, higher_is_better: bool, alpha: float
 ) -> tuple[tuple[int, ...], ...]:
-    """Clusters of system indices, best cluster first (module docstring)."""
+    """Clusters of system indices, best cluster first (module docstring).
+
+    ``p_values`` ``(S, S)`` are those the clusters must respect (adjusted
+    for multiple comparisons by the caller); NaN (no test) never separates.
+    Guarantee: no two systems of one cluster have p < alpha.
+    """
     order = np.argsort(-scores if higher_is_better else scores, kind="stable")
-    separated = p_values[np.ix_(order, order)] < alpha  # (S, S) in rank order
+    separated = np.asarray(p_values, dtype=np.float64) < alpha  # NaN: False
     clusters: list[tuple[int, ...]] = []
     current: list[int] = []
-    for rank, system in enumerate(order):
-        current.append(int(system))
-        if rank + 1 < order.size and separated[: rank + 1, rank + 1 :].all():
+    for system in order:
+        if current and separated[int(system), current].any():
             clusters.append(tuple(current))
             current = []
+        current.append(int(system))
     if current:
         clusters.append(tuple(current))
     return tuple(clusters)
+
+
+def paired_mean_randomization_p_values(
+    segment_scores: np.ndarray, signs: np.ndarray
+) -> np.ndarray:
+    """Two-sided paired approximate randomisation of mean segment scores
+    (human judgments), each pair over the segments judged for both.
+
+    ``segment_scores`` ``(S, n)`` hold NaN where a system's segment was not
+    judged; ``signs`` ``(T, n)`` is a ±1 swap matrix. For a pair, d is the
+    per-segment difference on the common segments and p = (#{|sum(s d)| >=
+    |sum(d)|} + 1) / (T + 1): swapping a segment's two scores flips its d.
+    Returns ``(S, S)``, NaN on the diagonal and for pairs judged on no common
+    segment.
+    """
+    scores = np.asarray(segment_scores, dtype=np.float64)
+    signs = np.asarray(signs, dtype=np.float64)
+    n_systems = scores.shape[0]
+    n_trials = signs.shape[0]
+    p_values = np.full((n_systems, n_systems), np.nan)
+    for a in range(n_systems - 1):
+        others = slice(a + 1, n_systems)
+        differences = scores[a] - scores[others]  # (S', n), NaN where not common
+        common = ~np.isnan(differences)
+        differences = np.where(common, differences, 0.0)
+        observed = np.abs(differences.sum(axis=1))  # (S',)
+        shuffled = np.abs(signs @ differences.T)  # (T, S')
+        # The identity swap gives the observed sum up to rounding (BLAS sums
+        # in another order): allow that much so it counts as a tie.
+        slack = 1e-9 * np.abs(differences).sum(axis=1)
+        larger = (shuffled >= observed - slack).sum(axis=0)
+        pair = (larger + 1.0) / (n_trials + 1.0)
+        pair[common.sum(axis=1) == 0] = np.nan
+        p_values[a, others] = p_values[others, a] = pair
+    return p_values
 
 
 @dataclass(frozen=True, eq=False)
@@ -155,7 +257,10 @@ class SystemComparison:
     """Scores, intervals, p-value matrices and clusters of S systems.
 
     Matrices are ``(S, S)`` in the order of ``systems``; scores are on the
-    metric's scale.
+    metric's scale. Intervals are two-sided percentile bootstrap intervals;
+    both tests are two-sided. ``bootstrap_p`` / ``ar_p`` are the raw
+    p-values, ``*_adjusted`` those adjusted by ``correction`` over all pairs,
+    which the clusters respect.
     """
 
     metric: str
@@ -177,6 +282,9 @@ class SystemComparison:
     seed: int | None
     confidence: float
     alpha: float
+    correction: str = DEFAULT_CORRECTION
+    bootstrap_p_adjusted: np.ndarray | None = None  # (S, S)
+    ar_p_adjusted: np.ndarray | None = None  # (S, S)
 
     def __post_init__(self) -> None:
         freeze_arrays(self)
@@ -203,6 +311,9 @@ class SystemComparison:
                 "seed": self.seed,
                 "confidence": self.confidence,
                 "alpha": self.alpha,
+                "sided": SIDED,
+                "interval": f"{SIDED} percentile bootstrap",
+                "correction": self.correction,
                 "systems": {
                     name: {
                         "score": self.scores[i],
@@ -215,6 +326,8 @@ class SystemComparison:
                 "bootstrap_p": matrix(self.bootstrap_p),
                 "bootstrap_wins": matrix(self.bootstrap_wins),
                 "ar_p": matrix(self.ar_p),
+                "bootstrap_p_adjusted": matrix(self.bootstrap_p_adjusted),
+                "ar_p_adjusted": matrix(self.ar_p_adjusted),
                 "bootstrap_clusters": [list(c) for c in self.bootstrap_clusters],
                 "ar_clusters": (
                     None
@@ -236,15 +349,22 @@ def compare_systems(
     seed: Seed = SACREBLEU_SEED,
     confidence: float = 0.95,
     alpha: float = 0.05,
+    correction: str = DEFAULT_CORRECTION,
 ) -> SystemComparison:
     """Compare systems whose per-segment statistics (each ``(n, k)``, from
     ``metric.segment_statistics``) are given in the order of ``systems``.
 
     ``n_trials = 0`` skips approximate randomisation. The bootstrap and the
     randomisation each draw from their own generator seeded with ``seed``.
+    Clusters respect the p-values adjusted by ``correction`` (``holm``,
+    ``bonferroni`` or ``none``) over all pairs.
     """
     if len(systems) != len(statistics) or len(set(systems)) != len(systems):
         raise ValueError("give one statistics array per system, with distinct names")
+    if correction not in CORRECTIONS:
+        raise ValueError(
+            f"unknown correction {correction!r}; choose one of {', '.join(CORRECTIONS)}"
+        )
     stacked = np.stack([np.asarray(s) for s in statistics])  # (S, n, k)
     score_fn = metric.corpus_scores_from_statistics
     n_segments = stacked.shape[1]
@@ -260,6 +380,8 @@ def compare_systems(
     if n_trials > 0:
         signs = random_signs(n_segments, n_trials, seed)
         ar_p = approximate_randomization_p_values(score_fn, stacked, signs)
+    bootstrap_adjusted = adjust_p_values(bootstrap_p, correction)
+    ar_adjusted = None if ar_p is None else adjust_p_values(ar_p, correction)
 
     def clusters(p_values: np.ndarray) -> tuple[tuple[str, ...], ...]:
         groups = significance_clusters(
@@ -279,12 +401,15 @@ def compare_systems(
         bootstrap_p=bootstrap_p,
         bootstrap_wins=bootstrap_wins(samples, metric.higher_is_better),
         ar_p=ar_p,
-        bootstrap_clusters=clusters(bootstrap_p),
-        ar_clusters=None if ar_p is None else clusters(ar_p),
+        bootstrap_clusters=clusters(bootstrap_adjusted),
+        ar_clusters=None if ar_adjusted is None else clusters(ar_adjusted),
         n_segments=n_segments,
         n_samples=n_samples,
         n_trials=n_trials,
         seed=seed if isinstance(seed, int) else None,
         confidence=confidence,
         alpha=alpha,
+        correction=correction,
+        bootstrap_p_adjusted=bootstrap_adjusted,
+        ar_p_adjusted=ar_adjusted,
     )

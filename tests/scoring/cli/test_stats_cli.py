@@ -227,8 +227,32 @@ def test_compare_prints_scores_intervals_p_values_and_clusters(corpus, capsys) -
         in out
     )
     assert "paired bootstrap p" in out and "approximate randomisation p" in out
-    assert "clusters (paired bootstrap, alpha 0.05): {good}" in out
+    assert "clusters (paired bootstrap, alpha 0.05, Holm): {good}" in out
     assert "20 blocks, paired t against the system to the left:" in out
+
+
+def test_compare_names_its_tests_sides_and_correction(corpus, capsys) -> None:
+    argv = ["compare", "--refs", str(corpus["ref"])]
+    for name in ("good", "worse", "poor"):
+        argv += ["--hyp", str(corpus[name])]
+    assert run([*argv, "--ar-trials", "200", "--bootstrap", "200"]) == 0
+    out = capsys.readouterr().out
+    assert "95% intervals: two-sided percentile bootstrap" in out
+    assert "p-values: two-sided; clusters use p adjusted by Holm over all pairs" in out
+    assert "bootstrap p, Holm" in out and "randomisation p, Holm" in out
+    status = run([*argv, "--ar-trials", "0", "--correction", "bonferroni", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert status == 0
+    assert (data["correction"], data["sided"]) == ("bonferroni", "two-sided")
+    raw = data["bootstrap_p"]["good"]["poor"]
+    # Bonferroni over the 3 pairs, by hand.
+    assert data["bootstrap_p_adjusted"]["good"]["poor"] == pytest.approx(
+        min(1.0, 3 * raw), abs=1e-12
+    )
+    assert run([*argv, "--correction", "none", "--ar-trials", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "clusters use uncorrected p (no correction" in out
+    assert "bootstrap p, " not in out
 
 
 def test_compare_prints_json_with_names_and_a_metric_spec(corpus, capsys) -> None:

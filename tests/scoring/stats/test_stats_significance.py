@@ -102,8 +102,11 @@ def test_identical_systems_are_never_significantly_different() -> None:
          ((0,), (1,), (2,))),
         # Nothing separated: one cluster.
         ([3, 2, 1], np.ones((3, 3)), ((0, 1, 2),)),
-        # A ~ B, B ~ C but A > C: no clean boundary, one cluster.
-        ([3, 2, 1], [[1, 0.3, 0.01], [0.3, 1, 0.3], [0.01, 0.3, 1]], ((0, 1, 2),)),
+        # A ~ B, B ~ C but A > C: C cannot join A's cluster (the old rule,
+        # "a boundary only where everything above differs from everything
+        # below", put all three together although p(A, C) = 0.0003).
+        ([3, 2, 1], [[1, 0.3, 0.0003], [0.3, 1, 0.3], [0.0003, 0.3, 1]],
+         ((0, 1), (2,))),
         # {C, A} > {B, D}: order by score, boundary where all cross pairs differ.
         ([3, 1, 4, 0.5],
          [[1, 0.01, 0.4, 0.01], [0.01, 1, 0.01, 0.2],
