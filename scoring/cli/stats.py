@@ -2,8 +2,10 @@
 
 ``python -m scoring correlate --scores SCORES.json --judgments J.csv``
 prints metrics against human criteria like Table 1 of the ORANGE paper
-(coefficient, 95 % interval; ``*`` marks the best metric of each criterion,
-``=`` the metrics statistically equivalent to it).
+(coefficient, two-sided 95 % percentile bootstrap interval, whole segments
+resampled at sentence level; ``*`` marks the best metric(s) of each
+criterion, ``=`` the metrics a paired test cannot tell from the best; the
+header names the test and whether it is one- or two-sided).
 
 SCORES.json maps each system name to what ``python -m scoring score --json
 --sentence`` prints for that system (metric spec -> ``{"score": corpus score,
@@ -44,7 +46,12 @@ from scoring.registry import get_metric
 from scoring.stats.blocks import block_scores, block_t_test
 from scoring.stats.correlation import METHODS
 from scoring.stats.judgments import read_judgments
-from scoring.stats.meta_evaluation import LEVELS, CorrelationTable, correlation_table
+from scoring.stats.meta_evaluation import (
+    LEVELS,
+    RESAMPLING,
+    CorrelationTable,
+    correlation_table,
+)
 from scoring.stats.report import comparison_report, correlation_report
 from scoring.stats.scores_file import read_metric_scores
 from scoring.stats.significance import (
@@ -149,10 +156,18 @@ def add_correlate_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     parser.add_argument("--confidence", type=_probability, default=0.95)
     parser.add_argument(
+        "--resample",
+        choices=RESAMPLING,
+        default="segments",
+        help="sentence level: resample whole segments, every system's score of "
+        "a drawn segment together (default, as WMT), or single points",
+    )
+    parser.add_argument(
         "--test",
         choices=("bootstrap", "williams"),
         default="bootstrap",
-        help="paired test against the best metric",
+        help="paired test against the best metric: bootstrap (two-sided interval "
+        "of the difference, default) or williams (one-sided, Pearson only)",
     )
     parser.add_argument("--alpha", type=_probability, default=0.05)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -270,6 +285,7 @@ def run_correlate(arguments: argparse.Namespace) -> int:
             test=arguments.test,
             alpha=arguments.alpha,
             variant=arguments.kendall_variant,
+            resample=arguments.resample,
         )
         return table.to_dict(), correlation_report(table)
 

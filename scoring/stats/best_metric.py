@@ -5,16 +5,26 @@ cells) and the metrics statistically equivalent to it (gray cells). Here
 "equivalent" is decided by a paired test on the *difference* of the two
 correlations, not by overlapping intervals:
 
-- ``test="bootstrap"`` (default): the correlations of the best metric and of
-  metric m are computed on the same R resamples of the points; d_r = r_best
-  - r_m. The metric is equivalent when the 95 % percentile interval of d
-  contains 0 (a two-sided test at 5 %: equivalently, at least 2.5 % of the
-  resamples have r_m >= r_best). ``p_value`` is the share of resamples with
-  d_r <= 0, the one-sided bootstrap p-value of "best beats m".
-- ``test="williams"`` (Pearson only): Williams' (1959) t-test for two
-  dependent correlations sharing the human scores, as recommended by Graham
-  & Baldwin (2014) and implemented in mt-metrics-eval's ``WilliamsTest``;
-  one-sided p-value; equivalent when p >= alpha.
+- ``test="bootstrap"`` (default), **two-sided**: the correlations of the
+  best metric and of metric m are computed on the same R resamples (the
+  same drawn segments, or systems, as the intervals); d_r = r_best - r_m.
+  Metric m is significantly worse when the two-sided (1 - alpha) percentile
+  interval of d lies above 0, equivalent when it contains 0. ``p_value`` is
+  the two-sided bootstrap p-value ``min(1, 2 * share of resamples with d_r
+  <= 0)``, so "significantly worse" is exactly ``p_value <= alpha``.
+- ``test="williams"`` (Pearson only), **one-sided**: Williams' (1959) t-test
+  for two dependent correlations sharing the human scores, as recommended by
+  Graham & Baldwin (2014) and implemented in mt-metrics-eval's
+  ``WilliamsTest``; ``p_value`` is one-sided (H1: r_best > r_m);
+  significantly worse when p < alpha, equivalent otherwise.
+
+:func:`describe_test` says the same in words for every output (page, CSV,
+LaTeX, API, command line).
+
+Ties: every metric whose coefficient equals the largest one (within a
+relative :data:`TIE_TOLERANCE`) is best; another metric is compared with
+each of them and reported against the one it is least distinguishable from
+(``compared_with``).
 
 Worked example of Williams' test (r(human, best) = 0.9, r(human, m) = 0.8,
 r(best, m) = 0.85, n = 30 points): K = 1 - 0.81 - 0.64 - 0.7225 + 2 * 0.9 *
@@ -40,6 +50,45 @@ from scoring.stats.correlation import CorrelationEstimate
 from scoring.stats.resampling import percentile_interval
 
 TESTS = ("bootstrap", "williams")
+# Coefficients this close (relative) to the largest one tie with it: five
+# metrics ranking the systems identically have Kendall taus that differ, if
+# at all, in the last bits.
+TIE_TOLERANCE = 1e-12
+
+
+def describe_test(test: str, alpha: float) -> dict[str, Any]:
+    """The paired test against the best metric, in words (JSON-safe).
+
+    ``label`` is short (a legend, a CSV cell); ``rule`` says when a cell is
+    marked significantly worse; ``p_value`` what the reported p means.
+    """
+    if test == "bootstrap":
+        percent = f"{(1 - alpha) * 100:g}%"
+        return {
+            "test": test,
+            "name": "paired bootstrap of the difference of correlations",
+            "sides": "two-sided",
+            "alpha": alpha,
+            "label": f"paired bootstrap, two-sided, alpha {alpha:g}",
+            "rule": f"significantly worse than the best when the two-sided "
+            f"{percent} percentile interval of r_best - r_metric, over the same "
+            f"resamples, lies above 0 (p <= {alpha:g}); equivalent otherwise",
+            "p_value": "two-sided: twice the share of resamples in which the "
+            "metric's coefficient is at least the best's (at most 1)",
+        }
+    if test == "williams":
+        return {
+            "test": test,
+            "name": "Williams' test for dependent correlations",
+            "sides": "one-sided",
+            "alpha": alpha,
+            "label": f"Williams' test, one-sided, alpha {alpha:g}",
+            "rule": f"significantly worse than the best when the one-sided "
+            f"p < {alpha:g} (H1: the best's Pearson r is larger); equivalent "
+            "otherwise",
+            "p_value": "one-sided p of Williams' t with n - 3 degrees of freedom",
+        }
+    raise ValueError(f"unknown test {test!r}; valid: {', '.join(TESTS)}")
 
 
 def williams_p_value(r12: float, r13: float, r23: float, n: int) -> float:
@@ -69,6 +118,7 @@ class MetricCell:
     p_value: float  # see the module docstring; NaN for the best itself
     difference_low: float  # interval of r_best - r_metric (bootstrap test)
     difference_high: float
+    compared_with: str | None = None  # the best metric the test was against
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe form."""
@@ -81,8 +131,37 @@ class MetricCell:
                 "p_value": self.p_value,
                 "difference_low": self.difference_low,
                 "difference_high": self.difference_high,
+                "compared_with": self.compared_with,
             }
         )
+
+
+def best_indices(coefficients: np.ndarray) -> np.ndarray:
+    """Indices of the largest finite coefficients, ties included: ``(M,) -> (k,)``.
+
+    >>> best_indices(np.array([0.5, 0.7818, np.nan, 0.7818])).tolist()
+    [1, 3]
+    """
+    coefficients = np.asarray(coefficients, dtype=np.float64)
+    finite = np.isfinite(coefficients)
+    if not finite.any():
+        return np.zeros(0, dtype=np.int64)
+    top = float(np.max(coefficients[finite]))
+    tied = finite & (coefficients >= top - TIE_TOLERANCE * abs(top))
+    return np.flatnonzero(tied)
+
+
+def _bootstrap_against(
+    best: CorrelationEstimate, estimate: CorrelationEstimate, alpha: float
+) -> tuple[bool, float, float, float]:
+    """(equivalent, two-sided p, difference interval) of one metric."""
+    difference = best.samples - estimate.samples  # type: ignore[operator]
+    difference = difference[np.isfinite(difference)]
+    if not difference.size:
+        return False, math.nan, math.nan, math.nan
+    low, high = (float(v) for v in percentile_interval(difference, 1 - alpha))
+    p_value = min(1.0, 2.0 * float((difference <= 0).mean()))
+    return low <= 0, p_value, low, high
 
 
 def mark_best(
@@ -93,7 +172,7 @@ def mark_best(
     alpha: float = 0.05,
     pearson_between_metrics: np.ndarray | None = None,
 ) -> tuple[MetricCell, ...]:
-    """Mark the best metric and those equivalent to it.
+    """Mark the best metric(s) and those equivalent to it.
 
     ``estimates`` must share their resamples (``samples`` of equal length,
     drawn with the same counts). For ``test="williams"`` give
@@ -103,26 +182,19 @@ def mark_best(
     if test not in TESTS:
         raise ValueError(f"unknown test {test!r}; valid: {', '.join(TESTS)}")
     coefficients = np.array([e.coefficient for e in estimates], dtype=np.float64)
-    if not np.isfinite(coefficients).any():
-        return tuple(
-            MetricCell(m, e, False, False, math.nan, math.nan, math.nan)
-            for m, e in zip(metrics, estimates)
-        )
-    best = int(np.nanargmax(coefficients))
+    bests = best_indices(coefficients).tolist()
     cells = []
     for index, (metric, estimate) in enumerate(zip(metrics, estimates)):
-        p_value = low = high = math.nan
-        equivalent = False
-        if index != best and math.isfinite(estimate.coefficient):
+        is_best = index in bests
+        if is_best or not bests or not math.isfinite(estimate.coefficient):
+            cells.append(MetricCell(metric, estimate, is_best, False, *(math.nan,) * 3))
+            continue
+        # Against each best metric; keep the weakest evidence that this one
+        # is worse (equivalent to any best wins, then the largest p).
+        outcomes = []
+        for best in bests:
             if test == "bootstrap":
-                difference = estimates[best].samples - estimate.samples  # type: ignore[operator]
-                difference = difference[np.isfinite(difference)]
-                if difference.size:
-                    low, high = (
-                        float(v) for v in percentile_interval(difference, 1 - alpha)
-                    )
-                    p_value = float((difference <= 0).mean())
-                    equivalent = low <= 0
+                outcome = _bootstrap_against(estimates[best], estimate, alpha)
             else:
                 if estimate.method != "pearson" or pearson_between_metrics is None:
                     raise ValueError("Williams' test needs Pearson correlations")
@@ -132,8 +204,13 @@ def mark_best(
                     float(pearson_between_metrics[best, index]),
                     estimate.n_points,
                 )
-                equivalent = not p_value < alpha
+                outcome = (not p_value < alpha, p_value, math.nan, math.nan)
+            outcomes.append((outcome, metrics[best]))
+        (equivalent, p_value, low, high), against = max(
+            outcomes,
+            key=lambda item: (item[0][0], np.nan_to_num(item[0][1], nan=-1.0)),
+        )
         cells.append(
-            MetricCell(metric, estimate, index == best, equivalent, p_value, low, high)
+            MetricCell(metric, estimate, False, equivalent, p_value, low, high, against)
         )
     return tuple(cells)

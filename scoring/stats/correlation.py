@@ -16,12 +16,15 @@ System level: one point per system (metric corpus score, human system
 score). Sentence level: one point per judged (system, segment), pooled over
 systems (mt-metrics-eval's ``average_by="none"``).
 
-Confidence intervals: R bootstrap resamples of the points (drawn as
-:func:`~scoring.stats.resampling.bootstrap_indices`, seeded); each resample
-is a row of counts, and every coefficient is computed for all rows at once
+Confidence intervals: R bootstrap resamples (seeded) of the points, or of
+whole clusters of points when ``clusters`` is given (at sentence level the
+segments: every system's point of a drawn segment comes along, as WMT
+resamples; :func:`~scoring.stats.resampling.cluster_bootstrap_counts`).
+Each resample is a row of counts, and every coefficient is computed for all rows at once
 from the original points (weighted moments for Pearson, weighted mid-ranks
 for Spearman, :mod:`scoring.stats.kendall` for tau). The interval is the
-percentile interval of :func:`~scoring.stats.resampling.percentile_interval`.
+two-sided percentile interval of
+:func:`~scoring.stats.resampling.percentile_interval`.
 
 Worked example::
 
@@ -46,6 +49,7 @@ from scoring.stats.kendall import kendall_plan, weighted_tau
 from scoring.stats.resampling import (
     Seed,
     bootstrap_counts,
+    cluster_bootstrap_counts,
     percentile_interval,
 )
 
@@ -162,10 +166,12 @@ def correlate(
 
 @dataclass(frozen=True, eq=False)
 class CorrelationEstimate:
-    """A coefficient with its bootstrap percentile interval.
+    """A coefficient with its two-sided bootstrap percentile interval.
 
-    ``samples`` (``(R,)``, NaN for undefined resamples) is kept for paired
-    tests between metrics; it is not part of ``to_dict``.
+    ``unit`` names what was resampled ("point", "segment", "system") and
+    ``n_units`` how many of them there were. ``samples`` (``(R,)``, NaN for
+    undefined resamples) is kept for paired tests between metrics; it is not
+    part of ``to_dict``.
     """
 
     method: str
@@ -178,6 +184,8 @@ class CorrelationEstimate:
     confidence: float
     undefined_samples: int
     samples: np.ndarray | None = None
+    unit: str = "point"
+    n_units: int | None = None
 
     def __post_init__(self) -> None:
         freeze_arrays(self)
@@ -195,6 +203,8 @@ class CorrelationEstimate:
                 "seed": self.seed,
                 "confidence": self.confidence,
                 "undefined_samples": self.undefined_samples,
+                "resampling_unit": self.unit,
+                "n_units": self.n_units,
             }
         )
 
@@ -206,6 +216,9 @@ def estimate_from_samples(
     n_points: int,
     seed: int | None,
     confidence: float,
+    *,
+    unit: str = "point",
+    n_units: int | None = None,
 ) -> CorrelationEstimate:
     """Wrap a coefficient and its resampled values ``(R,)`` into an estimate."""
     low, high = percentile_interval(samples, confidence)
@@ -220,6 +233,8 @@ def estimate_from_samples(
         confidence=confidence,
         undefined_samples=int(np.isnan(samples).sum()),
         samples=samples,
+        unit=unit,
+        n_units=n_points if n_units is None else n_units,
     )
 
 
@@ -232,10 +247,25 @@ def bootstrap_correlation(
     seed: Seed = 1,
     confidence: float = 0.95,
     variant: str = "b",
+    clusters: np.ndarray | None = None,
+    unit: str | None = None,
 ) -> CorrelationEstimate:
-    """Coefficient of ``(x, y)`` and its 95 % (``confidence``) bootstrap interval."""
+    """Coefficient of ``(x, y)`` and its 95 % (``confidence``) bootstrap interval.
+
+    ``clusters`` ``(n,)`` labels the points that must be resampled together
+    (e.g. the segment of each point; ``unit`` then names them, by default
+    "cluster"); without it each point is resampled on its own.
+    """
     x, y = _check_points(x, y)
-    counts = bootstrap_counts(x.size, n_samples, seed)
+    if clusters is None:
+        counts = bootstrap_counts(x.size, n_samples, seed)
+        n_units = x.size
+    else:
+        clusters = np.asarray(clusters)
+        if clusters.shape != x.shape:
+            raise ValueError("give one cluster label per point")
+        counts = cluster_bootstrap_counts(clusters, n_samples, seed)
+        n_units = int(np.unique(clusters).size)
     samples = weighted_correlations(x, y, counts, method, variant)
     return estimate_from_samples(
         correlate(x, y, method, variant),
@@ -244,4 +274,6 @@ def bootstrap_correlation(
         x.size,
         seed if isinstance(seed, int) else None,
         confidence,
+        unit=unit or ("point" if clusters is None else "cluster"),
+        n_units=n_units,
     )

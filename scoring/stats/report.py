@@ -36,21 +36,25 @@ def _table(rows: list[list[str]], right_from: int = 1) -> str:
 
 
 def correlation_report(table: CorrelationTable) -> str:
-    """ORANGE Table 1 layout: per criterion, coefficient and interval."""
+    """ORANGE Table 1 layout: per criterion, coefficient and interval.
+
+    The header names the interval (two-sided percentile bootstrap, what was
+    resampled) and the paired test against the best with its sidedness, in
+    the words of :attr:`CorrelationTable.interval` and
+    :attr:`CorrelationTable.equivalence_test` that the page and exports use.
+    """
     name = table.method if table.method != "kendall" else f"kendall tau-{table.variant}"
     percent = round(table.confidence * 100)
-    test = (
-        "paired bootstrap on the difference of correlations"
-        if table.test == "bootstrap"
-        else "Williams' test"
-    )
+    interval = table.interval
+    test = table.equivalence_test
     lines = [
         f"{name} correlation, {table.level} level, human scores: "
-        f"{'per-judge z-scores' if table.human == 'z' else 'raw'}; "
-        f"{percent}% bootstrap intervals "
-        f"({table.n_samples} resamples, seed {table.seed})",
-        f"{BEST_MARK} best metric; {EQUIVALENT_MARK} not significantly worse than "
-        f"the best ({test}, alpha {table.alpha:g})",
+        f"{'per-judge z-scores' if table.human == 'z' else 'raw'}",
+        f"intervals: {interval['label']}; resampled: {interval['resampled']}",
+        f"{BEST_MARK} best metric (every metric tied with the largest coefficient); "
+        f"{EQUIVALENT_MARK} not significantly worse than the best",
+        f"test against the best: {test['name']} ({test['sides']}, alpha "
+        f"{table.alpha:g}): {test['rule']}",
     ]
     if table.negated:
         lines.append(f"negated (lower is better): {', '.join(table.negated)}")
@@ -76,6 +80,8 @@ def correlation_report(table: CorrelationTable) -> str:
         rows.append(row)
     text = "\n".join(lines) + "\n\n" + _table(rows)
     for column in table.columns:
+        if column.note:
+            text += f"{column.criterion}: {column.note}\n"
         if column.excluded_systems:
             text += (
                 f"{column.criterion}: left out (no metric scores): "

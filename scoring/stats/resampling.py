@@ -65,6 +65,34 @@ def bootstrap_counts(n_items: int, n_samples: int, seed: Seed) -> np.ndarray:
     return counts_from_indices(bootstrap_indices(n_items, n_samples, seed), n_items)
 
 
+def cluster_bootstrap_counts(
+    clusters: np.ndarray, n_samples: int, seed: Seed
+) -> np.ndarray:
+    """Bootstrap weights of items drawn in whole clusters: ``(n,) -> (R, n)``.
+
+    ``clusters`` labels each item with its cluster (for a segment-level
+    correlation: the segment of each judged (system, segment) point). The G
+    distinct clusters are resampled with replacement, as
+    :func:`bootstrap_counts` draws G items with the same seed, and every item
+    gets its cluster's count: a segment drawn twice brings every system's
+    point of that segment twice, together (WMT's segment-level bootstrap).
+    With one item per cluster this is :func:`bootstrap_counts` itself.
+
+    Two resamples of three points in segments 7, 7 and 9 (seed 0): segment
+    9 twice, then each segment once; the two points of segment 7 move
+    together::
+
+        >>> cluster_bootstrap_counts(np.array([7, 7, 9]), 2, 0).tolist()
+        [[0.0, 0.0, 2.0], [1.0, 1.0, 1.0]]
+    """
+    clusters = np.asarray(clusters)
+    if clusters.ndim != 1:
+        raise ValueError("cluster labels must be a vector, one per item")
+    labels, of_item = np.unique(clusters, return_inverse=True)
+    counts = bootstrap_counts(labels.size, n_samples, seed)  # (R, G)
+    return counts[:, of_item.reshape(-1)]
+
+
 def random_signs(n_items: int, n_trials: int, seed: Seed) -> np.ndarray:
     """Approximate-randomisation swaps as a ±1 matrix: ``(T, n)`` float64.
 

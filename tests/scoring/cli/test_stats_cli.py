@@ -70,7 +70,14 @@ def test_correlate_prints_an_orange_table_1(evaluation, capsys) -> None:
     out = capsys.readouterr().out
     assert status == 0
     assert "pearson correlation, system level, human scores: per-judge z-scores" in out
-    assert "95% bootstrap intervals (1000 resamples, seed 1)" in out
+    assert (
+        "intervals: two-sided 95% percentile bootstrap interval, 1000 resamples of "
+        "systems, seed 1" in out
+    )
+    assert (
+        "test against the best: paired bootstrap of the difference of correlations "
+        "(two-sided, alpha 0.05)" in out
+    )
     assert "adequacy (n=8)" in out and "fluency (n=8)" in out
     assert "negated (lower is better): ter" in out
     rows = {
@@ -78,9 +85,8 @@ def test_correlate_prints_an_orange_table_1(evaluation, capsys) -> None:
         for line in out.splitlines()
         if line[:5] in ("bleu ", "noise", "ter  ")
     }
-    assert (
-        "*" in rows["bleu"] or "*" in rows["ter"]
-    )  # bleu and -ter are the same metric
+    # bleu and -ter rank the systems alike: tied, both best.
+    assert "*" in rows["bleu"] and "*" in rows["ter"]
     assert "*" not in rows["noise"]
 
 
@@ -102,11 +108,14 @@ def test_correlate_prints_json_at_sentence_level(evaluation, capsys) -> None:
     (fluency,) = data["criteria"]
     assert fluency["criterion"] == "fluency" and fluency["n_points"] == 80
     cells = {cell["metric"]: cell for cell in fluency["cells"]}
-    # -TER is BLEU shifted: the same ranks, so the same tau and both "best"-worthy.
+    # -TER is BLEU shifted: the same ranks, so the same tau: both best.
     assert cells["bleu"]["coefficient"] == pytest.approx(
         cells["ter"]["coefficient"], rel=1e-12
     )
-    assert cells["bleu"]["best"] and cells["ter"]["equivalent"]
+    assert cells["bleu"]["best"] and cells["ter"]["best"]
+    assert fluency["best_metrics"] == ["bleu", "ter"]
+    assert data["resampling_unit"] == "segment"
+    assert fluency["n_units"] == 10
     assert not cells["noise"]["equivalent"]
 
 
@@ -118,6 +127,8 @@ def test_correlate_with_williams_and_raw_scores(evaluation, capsys) -> None:
     ])  # fmt: skip
     data = json.loads(capsys.readouterr().out)
     assert status == 0 and data["test"] == "williams" and data["human"] == "raw"
+    assert data["equivalence_test"]["sides"] == "one-sided"
+    assert data["equivalence_test"]["name"] == "Williams' test for dependent correlations"
 
 
 def test_correlate_reports_bad_input_with_file_and_line(

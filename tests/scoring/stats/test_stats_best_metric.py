@@ -206,10 +206,13 @@ def test_williams_needs_pearson() -> None:
     assert _table(test="williams", n_samples=10).test == "williams"
 
 
-def test_a_criterion_with_fewer_than_two_points_is_an_error() -> None:
+def test_a_criterion_with_one_point_is_too_few_points_not_an_error() -> None:
     judgments = parse_judgments(b"segment,system,value\n1,S1,3\n1,X,4\n", "J.csv")
-    with pytest.raises(ScoringError, match="only 1 system-level point"):
-        correlation_table(metric_scores_from_json(SCORES), judgments)
+    column = correlation_table(metric_scores_from_json(SCORES), judgments).columns[0]
+    assert column.status == "too few points" and column.n_points == 1
+    assert "only" not in column.note and "at least 3" in column.note
+    assert column.best_metrics == () and column.best_metric is None
+    assert all(np.isnan(cell.estimate.coefficient) for cell in column.cells)
 
 
 def test_directions_come_from_the_entry_then_the_registry() -> None:
