@@ -46,11 +46,19 @@ def wilson_interval(
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+# Why kappa is undefined, in words for the pages.
+KAPPA_NO_ITEMS = "no items both marked"
+KAPPA_ONE_LABEL = (
+    "both used the single label {label!r}: chance agreement is total, so kappa is 0/0"
+)
+
+
 @dataclass(frozen=True)
 class KappaResult:
     n_items: int
     raw_agreement: float  # share of items with the same label (NaN if none)
-    kappa: float  # Cohen's kappa (NaN if none; 1.0 when both agree fully)
+    kappa: float  # Cohen's kappa; NaN when undefined
+    undefined: str | None = None  # why kappa is NaN, in words
 
 
 def cohen_kappa(first: Sequence[str], second: Sequence[str]) -> KappaResult:
@@ -58,21 +66,26 @@ def cohen_kappa(first: Sequence[str], second: Sequence[str]) -> KappaResult:
 
     kappa = (p_o - p_e) / (1 - p_e) with p_e from each reviewer's own label
     shares. When chance agreement is total (both used one and the same
-    label) kappa is 1.0 if they agree everywhere, which they then do.
+    label, p_e = 1) kappa is 0/0: undefined (NaN), as scikit-learn's
+    ``cohen_kappa_score`` has it, although the two agree everywhere; the raw
+    agreement still says so.
 
     >>> round(cohen_kappa("aabb", "abbb").kappa, 4)
     0.5
+    >>> cohen_kappa("aaa", "aaa").undefined
+    "both used the single label 'a': chance agreement is total, so kappa is 0/0"
     """
     if len(first) != len(second):
         raise ValueError("both reviewers need a label for every item")
     n = len(first)
     if n == 0:
-        return KappaResult(0, math.nan, math.nan)
+        return KappaResult(0, math.nan, math.nan, KAPPA_NO_ITEMS)
     observed = sum(a == b for a, b in zip(first, second)) / n
     counts_a, counts_b = Counter(first), Counter(second)
     expected = sum(counts_a[label] * counts_b[label] for label in counts_a) / n**2
-    if expected >= 1.0:
-        return KappaResult(n, observed, 1.0 if observed == 1.0 else math.nan)
+    if expected >= 1.0:  # exact: one label, n * n / n**2
+        reason = KAPPA_ONE_LABEL.format(label=first[0])
+        return KappaResult(n, observed, math.nan, reason)
     return KappaResult(n, observed, (observed - expected) / (1 - expected))
 
 

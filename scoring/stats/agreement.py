@@ -22,6 +22,13 @@ values {1, 2, 3, 4} from four coders, so each ordered pair of distinct
 values adds 1/(4-1) to the coincidence matrix; unit 10 has {5, 5, 5}, adding
 2/(3-1) = 1 to o[5,5] per value. Alpha is ``1 - D_o / D_e`` with
 ``D_o = sum o_ck d_ck / n`` and ``D_e = sum n_c n_k d_ck / (n (n - 1))``.
+
+Undefined figures are ``None`` (NaN in the plain functions) with a reason in
+words (:data:`UNDEFINED`): alpha of a single pairable item is 0 by
+construction whatever the ratings (its pairs are both the observed and the
+expected disagreement), so it is undefined rather than 0, as is alpha
+without variation (``D_e = 0``). Fleiss' and weighted kappa and the ICC are
+in :mod:`~scoring.stats.reliability`.
 """
 
 from __future__ import annotations
@@ -39,6 +46,23 @@ MAX_BOOTSTRAP_LEVELS = 30
 # item) cells, so 40,000 items x 1,000 resamples never sit in memory at once.
 BLOCK_CELLS = 4_000_000
 
+# Why a figure is undefined, in words for the pages (JSON: ``undefined``).
+UNDEFINED = {
+    "no-items": "no item has two ratings or more",
+    "one-item": (
+        "a single item has two ratings or more: α compares disagreement within "
+        "items with disagreement across items, which one item cannot tell apart "
+        "(α is 0 by construction)"
+    ),
+    "no-variation": "every rating has the same value: no disagreement is expected",
+    "no-repeats": "no repeated items",
+    "one-repeat": (
+        "a single repeat: α needs two repeated items or more (from one, α is 0 "
+        "by construction)"
+    ),
+    "no-pairs": "no two judges share {min_shared} items or more with varying ratings",
+}
+
 
 def _weight_blocks(n_items: int, n_samples: int, seed: int):
     """Bootstrap counts (r, U) in blocks of resamples, from one generator."""
@@ -53,7 +77,10 @@ class AgreementEstimate:
     """An agreement coefficient with its bootstrap interval over items
     (``None`` where there are too few pairable items to compute it)."""
 
-    method: str  # "alpha-ordinal", "alpha-interval", "alpha-nominal", "pearson"
+    # "alpha-ordinal", "alpha-interval", "alpha-nominal", "pearson"; from
+    # scoring.stats.kappa and .icc: "fleiss", "kappa-linear",
+    # "kappa-quadratic", "icc-a1", "icc-ak"
+    method: str
     value: float | None
     low: float | None
     high: float | None
@@ -63,6 +90,8 @@ class AgreementEstimate:
     n_values: int  # pairable values (alpha) or shared ratings (pearson)
     n_samples: int
     seed: int
+    undefined: str | None = None  # why ``value`` is None, in words
+    note: str | None = None  # which ratings were used, when not all were
 
     def to_dict(self) -> dict:
         return {
@@ -75,6 +104,8 @@ class AgreementEstimate:
             "n_values": self.n_values,
             "n_samples": self.n_samples,
             "seed": self.seed,
+            "undefined": self.undefined,
+            "note": self.note,
         }
 
 
@@ -86,6 +117,7 @@ class RepeatConsistency:
     mean_absolute_difference: float | None
     exact_share: float | None  # share of repeats given the same value
     alpha: float | None  # alpha (interval) over the repeat pairs
+    undefined: str | None = None  # why ``alpha`` is None, in words
 
     def to_dict(self) -> dict:
         return {
@@ -93,6 +125,7 @@ class RepeatConsistency:
             "mean_absolute_difference": self.mean_absolute_difference,
             "exact_share": self.exact_share,
             "alpha": self.alpha,
+            "undefined": self.undefined,
         }
 
 
@@ -210,8 +243,9 @@ def _alpha_from(coincidence: np.ndarray, level: str, levels: np.ndarray):
 def krippendorff_alpha(items, judges, values, level: str = "interval") -> float:
     """Krippendorff's alpha of ``(item, judge, value)`` triples.
 
-    NaN when fewer than two pairable values exist or every pairable value is
-    the same (no expected disagreement).
+    NaN when fewer than two items have two values or more (one item's alpha
+    is 0 by construction: the ``krippendorff`` package returns that 0) or
+    every pairable value is the same (no expected disagreement).
 
     Item 0 rated 1 and 1, item 1 rated 2 and 3: observed ``sum o d = 2``
     (the pair 2-3 both ways), expected ``sum n_c n_k d = 2 (4 * 15 - 7^2) =
@@ -223,7 +257,7 @@ def krippendorff_alpha(items, judges, values, level: str = "interval") -> float:
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
     item_codes, _, pairable = _pairable(items, judges, values)
-    if len(pairable) < 2:
+    if len(pairable) < 2 or item_codes.max() < 1:
         return float("nan")
     if level == "interval":
         one = np.ones((1, int(item_codes.max()) + 1))
@@ -270,7 +304,19 @@ def alpha_agreement(
         n_values=len(pairable),
         n_samples=n_samples,
         seed=seed,
+        undefined=_alpha_undefined(n_items, value),
     )
+
+
+def _alpha_undefined(n_items: int, value: float, repeats: bool = False) -> str | None:
+    """Why alpha over ``n_items`` pairable items is NaN (None if it is not)."""
+    if not np.isnan(value):
+        return None
+    if n_items == 0:
+        return UNDEFINED["no-repeats" if repeats else "no-items"]
+    if n_items == 1:
+        return UNDEFINED["one-repeat" if repeats else "one-item"]
+    return UNDEFINED["no-variation"]
 
 
 def _bootstrap_alphas(item_codes, values, weights, level: str) -> np.ndarray:
@@ -376,6 +422,7 @@ def pearson_agreement(
         if len(samples):
             low, high = (float(x) for x in percentile_interval(samples, confidence))
     judges_in_pairs = len({judge for a, b, *_ in pairs for judge in (a, b)})
+    no_pairs = UNDEFINED["no-pairs"].format(min_shared=min_shared)
     return AgreementEstimate(
         method="pearson",
         value=None if np.isnan(value) else value,
@@ -387,21 +434,25 @@ def pearson_agreement(
         n_values=int(sum(2 * len(shared) for *_, shared, _, _ in pairs)),
         n_samples=n_samples,
         seed=seed,
+        undefined=None if pairs else no_pairs,
     )
 
 
 def repeat_consistency(first, second) -> RepeatConsistency:
     """Consistency of repeated ratings: ``first[i]`` and ``second[i]`` are one
-    judge's two ratings of one item.
+    judge's two ratings of one item. Alpha (interval) needs two repeats or
+    more (one repeat's alpha would be 0 whatever the ratings).
 
     >>> round(repeat_consistency([4, 2, 5], [4, 3, 5]).exact_share, 3)
     0.667
+    >>> repeat_consistency([4], [2]).alpha is None
+    True
     """
     first = np.asarray(first, dtype=np.float64)
     second = np.asarray(second, dtype=np.float64)
     n = len(first)
     if n == 0:
-        return RepeatConsistency(0, None, None, None)
+        return RepeatConsistency(0, None, None, None, UNDEFINED["no-repeats"])
     alpha = krippendorff_alpha(
         np.concatenate([np.arange(n), np.arange(n)]),
         np.concatenate([np.zeros(n), np.ones(n)]),
@@ -413,6 +464,7 @@ def repeat_consistency(first, second) -> RepeatConsistency:
         mean_absolute_difference=float(np.mean(np.abs(first - second))),
         exact_share=float(np.mean(first == second)),
         alpha=None if np.isnan(alpha) else alpha,
+        undefined=_alpha_undefined(n, alpha, repeats=True),
     )
 
 

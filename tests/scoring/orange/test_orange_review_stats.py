@@ -38,7 +38,10 @@ def test_kappa_by_hand():
 
 
 def test_kappa_of_full_and_chance_agreement():
-    assert cohen_kappa(["worse"] * 3, ["worse"] * 3).kappa == 1.0
+    # One and the same label throughout: p_e = 1, kappa 0/0 (scikit-learn: nan).
+    single = cohen_kappa(["worse"] * 3, ["worse"] * 3)
+    assert math.isnan(single.kappa) and single.raw_agreement == 1.0
+    assert "single label 'worse'" in single.undefined
     # Opposite on every item of two balanced labels: p_o 0, p_e 1/2 -> -1.
     assert cohen_kappa(["a", "b"], ["b", "a"]).kappa == pytest.approx(-1.0)
     assert math.isnan(cohen_kappa([], []).kappa)
