@@ -17,7 +17,11 @@ Arrays in, frozen dataclasses out, seeds explicit (SPEC section 3):
   clusters that never hold two significantly different systems;
 - :mod:`~scoring.stats.blocks`: the BLEU paper's 20-block t-test;
 - :mod:`~scoring.stats.agreement`: Krippendorff's alpha, pairwise Pearson
-  between judges, repeated and degraded items (judges' quality controls).
+  between judges, repeated and degraded items (judges' quality controls);
+- :mod:`~scoring.stats.kappa`, :mod:`~scoring.stats.icc` (with
+  :mod:`~scoring.stats.rating_tables`): Fleiss' kappa, weighted Cohen's
+  kappa (linear, quadratic) and the two-way absolute-agreement ICC(A,1) and
+  ICC(A,k) between judges.
 """
 
 from scoring.stats.agreement import (
@@ -46,7 +50,19 @@ from scoring.stats.human import (
     standardise_per_judge,
     zscores,
 )
+from scoring.stats.icc import (
+    IntraclassCorrelation,
+    icc_agreement,
+    intraclass_correlation,
+)
 from scoring.stats.judgments import Judgments, parse_judgments, read_judgments
+from scoring.stats.kappa import (
+    disagreement_weights,
+    fleiss_agreement,
+    fleiss_kappa,
+    weighted_kappa,
+    weighted_kappa_agreement,
+)
 from scoring.stats.meta_evaluation import (
     CorrelationTable,
     CriterionColumn,
@@ -84,6 +100,14 @@ __all__ = [
     "pairwise_pearson",
     "pearson_agreement",
     "repeat_consistency",
+    "IntraclassCorrelation",
+    "disagreement_weights",
+    "fleiss_agreement",
+    "fleiss_kappa",
+    "icc_agreement",
+    "intraclass_correlation",
+    "weighted_kappa",
+    "weighted_kappa_agreement",
     "METHODS",
     "BlockTest",
     "CorrelationEstimate",
