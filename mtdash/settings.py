@@ -186,9 +186,16 @@ STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = DATA_DIR / "staticfiles"
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # WhiteNoise warns when it is missing
-# Serve static files from the app directories in development and tests, so a
-# fresh checkout works without collectstatic.
-WHITENOISE_USE_FINDERS = True
+# collectstatic (bin/run, the Docker image) writes every file a second time
+# under a name with its content's hash, plus a gzip copy; pages link the
+# hashed names, which WhiteNoise serves compressed to browsers that accept it
+# and lets them cache for ten years (a changed file gets a new name). Without
+# DEBUG the pages need that manifest: a server started without collectstatic
+# answers 500 ("Missing staticfiles manifest entry"). With MTDASH_DEBUG the
+# files keep their names and are read from static/ as they are edited
+# (WhiteNoise's own default: finders and autorefresh only under DEBUG).
+# Files a browser asks for at the site's root (/favicon.ico).
+WHITENOISE_ROOT = BASE_DIR / "static" / "root"
 
 # Uploads: anything bigger than this is refused before it is read.
 MTDASH_MAX_UPLOAD_BYTES = env_int("MTDASH_MAX_UPLOAD_MB", 50, minimum=1) * 1024 * 1024
@@ -228,7 +235,10 @@ MTDASH_METEOR_PARAPHRASE_TABLE = env_str("MTDASH_METEOR_PARAPHRASE_TABLE", "")
 MTDASH_ARTIFACT_DIR = Path(env_str("MTDASH_ARTIFACT_DIR", str(DATA_DIR / "artifacts")))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    # Hashed names and gzip copies, made by collectstatic (see STATIC_ROOT).
+    "staticfiles": {
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
     "artifacts": artifact_storage("MTDASH_ARTIFACT_STORAGE"),
 }
 

@@ -3,11 +3,46 @@ another team, a small test set; plus real Redis and Celery worker fixtures."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from tests.support import services
 
 PASSWORD = "correct horse battery staple"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def collected_static():
+    """Pages link collectstatic's hashed names, as on every server: the
+    session runs on a collected folder (made once per state of static/)."""
+    from django.conf import settings
+    from django.test import override_settings
+
+    from tests.support.static_files import collected_static_root
+
+    root = collected_static_root(settings.DATA_DIR / "test-static")
+    with override_settings(STATIC_ROOT=str(root)):
+        yield root
+
+
+@pytest.fixture(scope="session")
+def live_server(request, collected_static):
+    """pytest-django's live server, with its static files served by WhiteNoise
+    as gunicorn serves them (Django's test handler would look the hashed
+    names up in static/, where they are not)."""
+    from pytest_django.live_server_helper import LiveServer
+
+    address = (
+        request.config.getvalue("liveserver")
+        or os.getenv("DJANGO_LIVE_TEST_SERVER_ADDRESS")
+        or "localhost"
+    )
+    server = LiveServer(address, start=False)
+    server.thread.static_handler = lambda application: application
+    server.start()
+    yield server
+    server.stop()
 
 
 @pytest.fixture

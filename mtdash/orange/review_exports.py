@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 
-from mtdash.common.exports import fixed, latex_escape, one_line, spreadsheet_text
+from mtdash.common.exports import csv_text, fixed, latex_escape, one_line
 from mtdash.orange.services.review_report import ReviewReport
 
 CSV_COLUMNS = (
@@ -25,26 +23,23 @@ def _settings(report: ReviewReport) -> str:
 
 
 def review_csv(report: ReviewReport) -> str:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer)
-    writer.writerow(CSV_COLUMNS)
-    for row in (*report.reviewers, report.overall):
-        writer.writerow(
-            [
-                spreadsheet_text(row.reviewer), row.good, row.worse, row.unsure,
-                repr(row.share_worse), repr(row.low), repr(row.high),
-            ]
-        )  # fmt: skip
-    writer.writerow(["# " + one_line(_settings(report))])
-    for pair in report.agreement:
-        writer.writerow(
-            [
-                f"# agreement {one_line(pair.first)} / {one_line(pair.second)}: "
-                f"{pair.n_items} items, raw {pair.raw_agreement!r}, "
-                f"kappa {pair.kappa!r}"
-            ]
-        )
-    return buffer.getvalue()
+    """One row per reviewer and one for all of them; the sample's settings
+    and the agreement between reviewers are ``#`` lines above the header
+    (``pandas.read_csv(path, comment="#")`` skips them)."""
+    rows = [
+        [
+            row.reviewer, row.good, row.worse, row.unsure,
+            row.share_worse, row.low, row.high,
+        ]
+        for row in (*report.reviewers, report.overall)
+    ]  # fmt: skip
+    provenance = [_settings(report)]
+    provenance += [
+        f"agreement {pair.first} / {pair.second}: {pair.n_items} items, "
+        f"raw {pair.raw_agreement!r}, kappa {pair.kappa!r}"
+        for pair in report.agreement
+    ]
+    return csv_text(CSV_COLUMNS, rows, provenance)
 
 
 def review_latex(report: ReviewReport) -> str:
@@ -75,3 +70,4 @@ def review_latex(report: ReviewReport) -> str:
 
 def _percent(share: float) -> float | None:
     return None if math.isnan(share) else 100 * share
+

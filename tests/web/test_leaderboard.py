@@ -1,3 +1,5 @@
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -60,13 +62,16 @@ def test_the_page_shows_the_table_signature_and_chart_data(client, owner, scored
     assert 'id="leaderboard"' in page
     assert 'id="leaderboard-figure"' in page
     assert "bleu|" in page
-    assert "vendor/plotly-basic-3.3.0.min.js" in page  # the partial bundle
-    assert "vendor/plotly-3.3.0.min.js" not in page
+    # The partial bundle, under collectstatic's hashed name.
+    assert re.search(r"vendor/plotly-basic-3\.3\.0\.min\.[0-9a-f]{12}\.js", page)
+    assert "vendor/plotly-3.3.0" not in page
 
 
 def test_plotly_is_served_locally(client, owner, scored):
     client.login(username=owner.username, password=PASSWORD)
-    response = client.get("/static/vendor/plotly-basic-3.3.0.min.js")
+    page = client.get(scored.get_absolute_url()).content.decode()
+    (script,) = re.findall(r'<script src="([^"]*/plotly-basic[^"]*)"', page)
+    response = client.get(script)
     assert response.status_code == 200
 
 

@@ -17,14 +17,12 @@ Worked example (one criterion, judges j1 and j2)::
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 from dataclasses import dataclass
 
 import numpy as np
 
-from mtdash.common.exports import plain_number, spreadsheet_text
+from mtdash.common.exports import csv_text
 from mtdash.evaluation.models import TestSet
 from mtdash.judgments.models import Criterion, Judgment, JudgmentImport
 from scoring.stats import Judgments, human_scores
@@ -305,18 +303,8 @@ def segments_csv_text(criteria: list[CriterionAggregates]) -> str:
 
 
 def _csv(header: list[str], rows: list[list]) -> str:
-    """Names made safe for spreadsheets; floats with every digit."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(header)
-    for row in rows:
-        writer.writerow(
-            [
-                plain_number(v) if isinstance(v, float) else spreadsheet_text(str(v))
-                for v in row
-            ]
-        )
-    return buffer.getvalue()
+    """Names made safe for spreadsheets; numbers kept numbers, every digit."""
+    return csv_text(header, rows)
 
 
 def _judges_per_system(judgments: Judgments) -> list[int]:
