@@ -5,22 +5,10 @@ paper), as a Plotly figure dict (see figures.py)."""
 from __future__ import annotations
 
 from mtdash.common.exports import chart_text
+from mtdash.common.palette import series_style
 
 POINT_COLOUR = "#3b6ea8"
-LINE_COLOUR = "#d62728"  # not in the palette
-# A qualitative palette for sentence-level points, one colour per system.
-PALETTE = (
-    "#1f77b4",
-    "#ff7f0e",
-    "#2ca02c",
-    "#9467bd",
-    "#8c564b",
-    "#e377c2",
-    "#7f7f7f",
-    "#bcbd22",
-    "#17becf",
-    "#aec7e8",
-)
+LINE_COLOUR = "#d62728"  # not in the palette (mtdash.common.palette)
 
 
 def _line(points: dict) -> dict | None:
@@ -78,11 +66,8 @@ def _sentence_traces(points: dict, metric: str) -> list[dict]:
                 "x": [points["metric"][i] for i in chosen],
                 "y": [points["human"][i] for i in chosen],
                 "customdata": [points["segment"][i] for i in chosen],
-                "marker": {
-                    "color": PALETTE[number % len(PALETTE)],
-                    "size": 6,
-                    "opacity": 0.6,
-                },
+                # One colour (and past 20 systems, symbol) per system.
+                "marker": series_style(number).marker(size=6, opacity=0.6),
                 "hovertemplate": chart_text(system)
                 + ", segment %{customdata}<br>"
                 + chart_text(metric)

@@ -10,10 +10,8 @@ has those and nothing more.
 from __future__ import annotations
 
 from mtdash.common.exports import chart_text
+from mtdash.common.palette import colour, series_style
 from mtdash.evaluation.services.leaderboard import Leaderboard
-
-# Alternating colours tell neighbouring significance clusters apart.
-CLUSTER_COLOURS = ("#1f5fa8", "#d9822b", "#2e8b57", "#8e44ad", "#b03a48", "#5d6d7e")
 
 
 def leaderboard_figure(
@@ -93,9 +91,8 @@ def _cluster_trace(metric: str, decimals: int, cluster: int, rows: list) -> dict
         },
         "marker": {
             "size": 9,
-            "color": CLUSTER_COLOURS[(cluster - 1) % len(CLUSTER_COLOURS)]
-            if cluster
-            else "#999999",
+            # One colour per significance cluster (the shared palette).
+            "color": colour(cluster - 1) if cluster else "#999999",
         },
         "hovertemplate": f"%{{y}}: %{{x:.{decimals}f}}<extra>{name}</extra>",
     }
@@ -132,9 +129,11 @@ def rank_figure(leaderboard: Leaderboard, max_systems: int = 30) -> dict | None:
             "name": chart_text(row.system),
             "x": labels,
             "y": ranks[row.output_id],
+            "marker": series_style(position).marker(),
+            "line": series_style(position).line(),
             "hovertemplate": f"{chart_text(row.system)}: rank %{{y}} on %{{x}}<extra></extra>",
         }
-        for row in rows
+        for position, row in enumerate(rows)
     ]
     return {
         "data": traces,
@@ -178,6 +177,7 @@ def precision_figure(details: list[tuple[str, dict]]) -> dict | None:
         label = chart_text(system)
         if penalty is not None:
             label = f"{label} (BP {penalty:.3f})"
+        style = series_style(len(traces))
         traces.append(
             {
                 "type": "scatter",
@@ -185,6 +185,8 @@ def precision_figure(details: list[tuple[str, dict]]) -> dict | None:
                 "name": label,
                 "x": list(range(1, len(precisions) + 1)),
                 "y": list(precisions),
+                "marker": style.marker(),
+                "line": style.line(),
                 "hovertemplate": f"{label}: p%{{x}} = %{{y:.2f}}%<extra></extra>",
             }
         )

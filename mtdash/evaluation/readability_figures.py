@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 from mtdash.common.exports import chart_text
+from mtdash.common.palette import series_style
 from mtdash.evaluation.services.readability_page import TestSetReadability
 from mtdash.evaluation.services.readability_stability import (
     MetricStability,
@@ -17,16 +18,6 @@ from mtdash.evaluation.services.readability_stability import (
 
 SOURCE_COLOUR = "#d9822b"
 REFERENCE_COLOUR = "#3b6ea8"
-SYSTEM_COLOURS = (
-    "#1f5fa8",
-    "#d9822b",
-    "#2e8b57",
-    "#8e44ad",
-    "#b03a48",
-    "#5d6d7e",
-    "#c9a100",
-    "#17a2b8",
-)
 # (attribute of TextComplexity, panel title, decimals shown on the bars)
 PANELS = (
     ("asl", "ASL (words per sentence)", 1),
@@ -99,7 +90,8 @@ def stability_figure(report: StabilityReport, metric: MetricStability) -> dict |
     ]
     data = []
     for row, system in enumerate(table.systems):
-        colour = SYSTEM_COLOURS[row % len(SYSTEM_COLOURS)]
+        # Colour and symbol per system; the dash tells raw from normalised.
+        style = series_style(row)
         for panel, values, dash in (
             ("", table.raw[row], "dot"),
             ("2", table.normalised[row], "solid"),
@@ -117,7 +109,8 @@ def stability_figure(report: StabilityReport, metric: MetricStability) -> dict |
                     "yaxis": f"y{panel}",
                     # A system not run on a middle text type still shows its trend.
                     "connectgaps": True,
-                    "line": {"color": colour, "dash": dash},
+                    "line": {"color": style.colour, "dash": dash},
+                    "marker": style.marker(),
                     "hovertemplate": f"%{{x}}: %{{y:.{metric.decimals}f}}"
                     f"<extra>{chart_text(system)}</extra>",
                 }

@@ -12,13 +12,8 @@ from collections.abc import Iterable, Sequence
 from typing import Protocol
 
 from mtdash.common.exports import chart_text
+from mtdash.common.palette import series_style
 from mtdash.orange.labels import metric_label
-
-# Plotly's default qualitative colours, so lines keep their colour whatever the order.
-_COLOURS = (
-    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
-    "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
-)  # fmt: skip
 
 
 class CurveResult(Protocol):
@@ -57,11 +52,14 @@ def orange_curve_figure(
                 "name": f"{label} (best)" if is_best else label,
                 "x": [int(n) for n, _ in points],
                 "y": [float(value) for _, value in points],
+                # One colour per metric (the shared palette); the dash marks
+                # the metrics equivalent to the best.
                 "line": {
                     "width": 4 if is_best else 2,
-                    "color": _COLOURS[position % len(_COLOURS)],
+                    "color": series_style(position).colour,
                     "dash": "dash" if result.metric in equivalent else "solid",
                 },
+                "marker": series_style(position).marker(),
                 "hovertemplate": f"{_template_text(label)}<br>first %{{x}} candidates: "
                 "%{y:.2f}%<extra></extra>",
             }
