@@ -1,10 +1,10 @@
 """``/api/v1/``: see README "API". Scoring jobs are ``jobs/{id}``, ORANGE
 jobs ``jobs/{id}?kind=orange`` or ``orange/{id}`` (two tables, two id spaces)."""
 
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from mtdash.api.views import jobs, orange, test_sets
+from mtdash.api.views import jobs, leaderboard_exports, orange, test_sets
 
 urlpatterns = [
     path("test-sets/", test_sets.TestSetList.as_view(), name="api_test_sets"),
@@ -13,6 +13,12 @@ urlpatterns = [
         "test-sets/<int:pk>/leaderboard",
         test_sets.TestSetLeaderboard.as_view(),
         name="api_leaderboard",
+    ),
+    # The page's file exports (csv, signatures.csv, xlsx), for scripts.
+    re_path(
+        r"^test-sets/(?P<pk>[0-9]+)/leaderboard\.(?P<fmt>signatures\.csv|csv|xlsx)$",
+        leaderboard_exports.TestSetLeaderboardFile.as_view(),
+        name="api_leaderboard_file",
     ),
     path(
         "test-sets/<int:pk>/outputs/",

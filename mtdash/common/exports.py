@@ -1,12 +1,24 @@
 """Cells every export writes: LaTeX-escaped text, spreadsheet-safe text,
-numbers for spreadsheets and for tables, and chart labels. The download itself
-is ``responses.download_response``.
+numbers for spreadsheets and for tables, and chart labels; and the one way
+every CSV export is written (:func:`csv_text`). The download itself is
+``responses.download_response``.
 
 Everything a user wrote (system names, n-best list names, metric specs,
 signatures) goes through one of these before it reaches a file or a chart.
 """
 
 from __future__ import annotations
+
+import csv
+import io
+import math
+import numbers
+import re
+from collections.abc import Iterable, Sequence
+
+# What a CSV cell may hold: text (guarded against formulas), a number (kept a
+# number), or nothing (an empty cell; NaN is nothing too).
+Cell = str | int | float | bool | None
 
 LATEX_SPECIAL = {
     "\\": r"\textbackslash{}",
@@ -45,6 +57,70 @@ def spreadsheet_text(text: str) -> str:
     'online-B'
     """
     return f"'{text}" if text.startswith(FORMULA_STARTS) else text
+
+
+def csv_cell(value: Cell) -> str | int | float | bool | None:
+    """``value`` as :func:`csv_text` writes it: text through
+    :func:`spreadsheet_text`, numbers as plain Python numbers (every digit,
+    never guarded: ``-0.0257`` stays a number), NaN and ``None`` empty.
+
+    >>> csv_cell("-foo"), csv_cell(-0.0257), csv_cell(float("nan"))
+    ("'-foo", -0.0257, None)
+    """
+    if value is None or isinstance(value, str):
+        return None if value is None else spreadsheet_text(value)
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, numbers.Real):
+        number = float(value)  # NumPy scalars too
+        return None if math.isnan(number) else number
+    raise TypeError(f"a CSV cell is text, a number or None, not {value!r}")
+
+
+def csv_text(
+    header: Sequence[str],
+    rows: Iterable[Sequence[Cell]],
+    provenance: Sequence[str] = (),
+) -> str:
+    """Every CSV export of mtdash, written one way.
+
+    - ``provenance`` (how the numbers were made: settings, seeds, the
+      interval's name) comes first, one ``# `` line each, before the header,
+      so ``pandas.read_csv(path, comment="#")`` skips it and the data holds
+      only data rows; a line keeps no comma, semicolon or double quote
+      (:func:`comment_line`), so a spreadsheet shows it as one text cell
+      starting with ``#`` and a name in it cannot start a cell of its own;
+    - text cells are quoted (a ``#`` or ``,`` in a name is then text, even
+      for ``comment="#"``) and guarded against formulas
+      (:func:`spreadsheet_text`); numbers are unquoted at full precision,
+      so pandas reads number columns as numbers; missing values are empty.
+
+    >>> print(csv_text(["system", "bleu"], [["-sys#1", -1.5]], ["A, B"]), end="")
+    # A · B
+    "system","bleu"
+    "'-sys#1",-1.5
+    """
+    buffer = io.StringIO()
+    for line in provenance:
+        buffer.write(f"# {comment_line(line)}\n")
+    writer = csv.writer(buffer, quoting=csv.QUOTE_NONNUMERIC, lineterminator="\n")
+    writer.writerow([csv_cell(name) for name in header])
+    writer.writerows([csv_cell(value) for value in row] for row in rows)
+    return buffer.getvalue()
+
+
+def comment_line(text: str) -> str:
+    """``text`` on one line for a ``#`` line of a CSV: commas and semicolons
+    (the delimiters spreadsheets split at) become `` · `` and double quotes
+    single ones, so ``=cmd`` after a comma in a name stays inside the
+    comment's one cell.
+
+    >>> comment_line('list "x,=cmd": A, B; seed 1')
+    "list 'x · =cmd': A · B · seed 1"
+    """
+    return re.sub(r"\s*[,;]\s*", " · ", one_line(text)).replace('"', "'")
 
 
 def chart_text(text: str) -> str:

@@ -7,26 +7,34 @@ from datetime import datetime
 from django.http import HttpResponse, JsonResponse
 
 from mtdash.common.jobs import Job
+from mtdash.common.queueing import queue_place
 
 CONTENT_TYPES = {
     "csv": "text/csv",
     "tex": "application/x-latex",
     "json": "application/json",
+    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
 }
 
 
-def download_response(body: str, file_name: str) -> HttpResponse:
-    """``body`` as a UTF-8 attachment; the content type follows the extension
-    of ``file_name`` (``.csv``, ``.tex`` or ``.json``)."""
+def download_response(body: str | bytes, file_name: str) -> HttpResponse:
+    """``body`` as an attachment, text as UTF-8; the content type follows
+    the extension of ``file_name`` (``.csv``, ``.tex``, ``.json`` or
+    ``.xlsx``, whose body is the workbook's bytes)."""
     content_type = CONTENT_TYPES[file_name.rpartition(".")[2]]
-    response = HttpResponse(body, content_type=f"{content_type}; charset=utf-8")
+    if isinstance(body, str):
+        content_type += "; charset=utf-8"
+    response = HttpResponse(body, content_type=content_type)
     response["Content-Disposition"] = f'attachment; filename="{file_name}"'
     return response
 
 
 def job_status_response(job: Job) -> JsonResponse:
     """What a job page polls while the job runs; ``stuck`` means its worker
-    stopped renewing the lease (the page then offers to run it again)."""
+    stopped renewing the lease (the page then offers to run it again);
+    ``queue`` says why it waits while it has rows in the queue
+    (:func:`mtdash.common.queueing.queue_place`), else null."""
+    place = None if job.is_finished else queue_place(job)
     return JsonResponse(
         {
             "status": job.status,
@@ -41,6 +49,7 @@ def job_status_response(job: Job) -> JsonResponse:
             "finished_at": _iso(job.finished_at),
             "lease_expires_at": _iso(job.lease_expires_at),
             "stuck": job.is_stuck,
+            "queue": place.to_dict() if place else None,
         }
     )
 

@@ -5,17 +5,9 @@ the ORANGE paper (booktabs, best metric in bold, equivalent ones marked).
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Callable
 
-from mtdash.common.exports import (
-    fixed,
-    latex_escape,
-    one_line,
-    plain_number,
-    spreadsheet_text,
-)
+from mtdash.common.exports import csv_text, fixed, latex_escape, one_line
 from mtdash.evaluation.services.correlation_page import CorrelationView
 
 CSV_HEADER = [
@@ -41,32 +33,28 @@ def correlations_csv(table: CorrelationView) -> str:
     says which error rates were negated before correlating; ``p_value`` is
     the bootstrap p-value of "the best metric beats this one" (empty for the
     best). Text a spreadsheet would run as a formula gets a leading ``'``."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(CSV_HEADER)
-    for row in table.rows:
-        for cell in row.cells:
-            if cell is None:
-                continue
-            writer.writerow(
-                [
-                    table.level,
-                    table.method,
-                    spreadsheet_text(cell.criterion),
-                    spreadsheet_text(row.metric),
-                    row.negated,
-                    plain_number(cell.coefficient),
-                    plain_number(cell.low),
-                    plain_number(cell.high),
-                    cell.n_points,
-                    cell.best,
-                    cell.equivalent,
-                    plain_number(cell.p_value),
-                    table.n_samples,
-                    table.seed if table.seed is not None else "",
-                ]
-            )
-    return buffer.getvalue()
+    rows = [
+        [
+            table.level,
+            table.method,
+            cell.criterion,
+            row.metric,
+            row.negated,
+            cell.coefficient,
+            cell.low,
+            cell.high,
+            cell.n_points,
+            cell.best,
+            cell.equivalent,
+            cell.p_value,
+            table.n_samples,
+            table.seed,
+        ]
+        for row in table.rows
+        for cell in row.cells
+        if cell is not None
+    ]
+    return csv_text(CSV_HEADER, rows)
 
 
 def _latex_cell(cell) -> str:

@@ -1,5 +1,6 @@
 """Leaderboard exports: CSV for spreadsheets and pandas (signatures in a
-sidecar CSV), a LaTeX table for papers, and JSON (the API's object).
+sidecar CSV), an Excel workbook (:mod:`~mtdash.evaluation.leaderboard_xlsx`),
+a LaTeX table for papers, and JSON (the API's object).
 
 ``FORMATS`` is the list of what may be exported, by the URL's suffix; the
 URL accepts nothing else.
@@ -7,107 +8,34 @@ URL accepts nothing else.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from collections.abc import Callable
 
-from mtdash.common.exports import (
-    fixed,
-    latex_escape,
-    one_line,
-    plain_number,
-    spreadsheet_text,
+from mtdash.common.exports import csv_text, fixed, latex_escape, one_line
+from mtdash.evaluation.leaderboard_table import (
+    SIGNATURE_HEADER,
+    leaderboard_table,
+    signature_rows,
 )
+from mtdash.evaluation.leaderboard_xlsx import leaderboard_xlsx
 from mtdash.evaluation.services.leaderboard import Leaderboard
 from mtdash.evaluation.services.leaderboard_json import leaderboard_json
 
 
 def leaderboard_csv(leaderboard: Leaderboard) -> str:
-    """One header line, then one row per system: ``rank`` (position by the
-    ranked metric), ``rank_range`` (its significance cluster's ranks),
-    ``system``, then per metric its score, ``<metric> low``/``high`` (95 %
-    bootstrap interval) and ``<metric> cluster``; per human criterion its
-    z-score and raw mean. Full precision, empty where missing.
-
-    ``pandas.read_csv`` and ``csv.DictReader`` read it as is: no comment
-    lines, numeric columns numeric. The signatures are in the sidecar
+    """:func:`leaderboard_table` as CSV (``common.exports.csv_text``): one
+    header line, one row per system, no comment lines, so
+    ``pandas.read_csv`` and ``csv.DictReader`` read it as is, number
+    columns as numbers. The signatures are in the sidecar
     (``leaderboard.signatures.csv``). Text that a spreadsheet would run as a
-    formula (``=HYPERLINK(…)``, ``+…``, ``-…``, ``@…``) gets a leading ``'``.
-    """
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    names = [column.name for column in leaderboard.columns]
-    header = ["rank", "rank_range", "system"]
-    for name in names:
-        header += [name, f"{name} low", f"{name} high", f"{name} cluster"]
-    for human in leaderboard.human_columns:
-        header += [f"human {human.criterion} z", f"human {human.criterion} mean"]
-    writer.writerow([spreadsheet_text(cell) for cell in header])
-    for row, cells in leaderboard.display_rows():
-        first = cells[0].significance if cells else None
-        values = [row.rank or "", first.rank_range if first else "", row.system]
-        for cell in cells:
-            significance = cell.significance
-            values += [
-                plain_number(cell.value),
-                plain_number(significance.low if significance else None),
-                plain_number(significance.high if significance else None),
-                significance.cluster if significance else "",
-            ]
-        for human in leaderboard.human_cells(row):
-            values += [
-                plain_number(human.z if human else None),
-                plain_number(human.mean if human else None),
-            ]
-        writer.writerow([spreadsheet_text(str(value)) for value in values])
-    return buffer.getvalue()
+    formula (``=HYPERLINK(…)``, ``+…``, ``-…``, ``@…``) gets a leading ``'``;
+    numbers never do."""
+    return csv_text(*leaderboard_table(leaderboard))
 
 
 def signatures_csv(leaderboard: Leaderboard) -> str:
-    """The sidecar of the CSV: one row per column and signature, with how its
-    intervals and clusters were computed."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(
-        [
-            "metric",
-            "signature",
-            "higher_is_better",
-            "external",
-            "test",
-            "seed",
-            "bootstrap_samples",
-            "ar_trials",
-            "confidence",
-            "alpha",
-        ]
-    )
-    for column in leaderboard.columns:
-        comparison = leaderboard.comparisons.get(column.name)
-        settings = (
-            [
-                comparison.test,
-                comparison.seed,
-                comparison.n_samples,
-                comparison.n_trials,
-                comparison.confidence,
-                comparison.alpha,
-            ]
-            if comparison
-            else [""] * 6
-        )
-        for signature in column.signatures:
-            writer.writerow(
-                [
-                    spreadsheet_text(column.name),
-                    spreadsheet_text(signature),
-                    column.higher_is_better,
-                    column.external,
-                    *settings,
-                ]
-            )
-    return buffer.getvalue()
+    """The sidecar of the CSV: :func:`signature_rows` under their header."""
+    return csv_text(SIGNATURE_HEADER, signature_rows(leaderboard))
 
 
 def leaderboard_latex(leaderboard: Leaderboard) -> str:
@@ -214,9 +142,10 @@ def leaderboard_json_text(leaderboard: Leaderboard) -> str:
 
 
 # The formats a leaderboard is exported in, by file suffix.
-FORMATS: dict[str, Callable[[Leaderboard], str]] = {
+FORMATS: dict[str, Callable[[Leaderboard], str | bytes]] = {
     "signatures.csv": signatures_csv,
     "csv": leaderboard_csv,
+    "xlsx": leaderboard_xlsx,
     "tex": leaderboard_latex,
     "json": leaderboard_json_text,
 }

@@ -9,63 +9,36 @@ keep every digit, empty where missing.
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 from collections.abc import Callable
 
-from mtdash.common.exports import (
-    fixed,
-    latex_escape,
-    one_line,
-    plain_number,
-    spreadsheet_text,
-)
+from mtdash.common.exports import Cell, csv_text, fixed, latex_escape, one_line
 from mtdash.evaluation.services.readability_page import TestSetReadability
 from mtdash.evaluation.services.readability_stability import StabilityReport
 
 FIGURES = ("asl", "asw", "flesch_reading_ease", "flesch_kincaid_grade")
 
 
-def _number(value: float | None) -> str:
-    return plain_number(None if value is None or math.isnan(value) else value)
-
-
-def _writer() -> tuple[io.StringIO, csv.writer]:
-    buffer = io.StringIO()
-    return buffer, csv.writer(buffer, lineterminator="\n")
-
-
-def _text_row(values: list) -> list[str]:
-    return [spreadsheet_text(v) if isinstance(v, str) else str(v) for v in values]
-
-
 def readability_csv(readability: TestSetReadability) -> str:
     """One row per text: counts and the four figures (empty where the
     language has no syllable rules), and the library's signature."""
-    buffer, writer = _writer()
-    writer.writerow(
-        ["text", "label", "language", "measured", "n_segments", "n_sentences"]
-        + ["n_words", "n_syllables", *FIGURES, "syllables", "signature"]
-    )
+    header = ["text", "label", "language", "measured", "n_segments", "n_sentences"]
+    header += ["n_words", "n_syllables", *FIGURES, "syllables", "signature"]
+    rows: list[list[Cell]] = []
     for text in readability.texts:
         figures = text.figures
         counts = (
             [figures.n_segments, figures.n_sentences, figures.n_words]
             + [figures.n_syllables]
             if figures
-            else ["", "", "", ""]
+            else [None] * 4
         )
-        values = [
-            _number(getattr(figures, name)) if figures else "" for name in FIGURES
-        ]
-        row = _text_row([text.role, text.label, text.language])
-        row += [str(figures is not None), *map(str, counts), *values]
-        row += _text_row(
-            [figures.syllables if figures else "", figures.signature if figures else ""]
-        )
-        writer.writerow(row)
-    return buffer.getvalue()
+        values = [getattr(figures, name) if figures else None for name in FIGURES]
+        row: list[Cell] = [text.role, text.label, text.language]
+        row += [figures is not None, *counts, *values]
+        row += [figures.syllables, figures.signature] if figures else [None, None]
+        rows.append(row)
+    return csv_text(header, rows)
 
 
 def readability_latex(readability: TestSetReadability, name: str) -> str:
@@ -113,11 +86,9 @@ def readability_latex(readability: TestSetReadability, name: str) -> str:
 def scores_csv(report: StabilityReport) -> str:
     """Long form: one row per metric, system and test set with the test
     set's ASW, C, the factor C**power, the raw and the normalised score."""
-    buffer, writer = _writer()
-    writer.writerow(
-        ["metric", "power", "system", "test_set_id", "test_set", "text_type"]
-        + ["asw", "coefficient", "factor", "is_reference", "raw", "normalised"]
-    )
+    header = ["metric", "power", "system", "test_set_id", "test_set", "text_type"]
+    header += ["asw", "coefficient", "factor", "is_reference", "raw", "normalised"]
+    rows: list[list[Cell]] = []
     for metric in report.metrics:
         table = metric.table
         if table is None:
@@ -125,44 +96,39 @@ def scores_csv(report: StabilityReport) -> str:
         for system, raw, normalised, *_ in metric.rows:
             for column, text_type in enumerate(report.types):
                 coefficient = table.coefficients[column]
-                row = _text_row([metric.spec, metric.power, system])
-                row += [str(text_type.test_set.pk)]
-                row += _text_row([text_type.label, text_type.test_set.text_type])
-                row += [
-                    _number(text_type.asw),
-                    _number(coefficient),
-                    _number(coefficient**metric.power),
-                    str(text_type is report.reference),
-                    _number(raw[column]),
-                    _number(normalised[column]),
-                ]
-                writer.writerow(row)
-    return buffer.getvalue()
+                rows.append(
+                    [metric.spec, metric.power, system, text_type.test_set.pk]
+                    + [text_type.label, text_type.test_set.text_type]
+                    + [text_type.asw, coefficient, coefficient**metric.power]
+                    + [text_type is report.reference, raw[column]]
+                    + [normalised[column]]
+                )
+    return csv_text(header, rows)
 
 
 def stability_csv(report: StabilityReport) -> str:
     """Table 5: per metric and system the sample standard deviation across
     the test sets, raw and normalised; then a row ``average`` per metric with
     the means and the improvement (raw / normalised)."""
-    buffer, writer = _writer()
-    writer.writerow(
-        ["metric", "power", "row", "system", "n_test_sets", "raw_stdev"]
-        + ["normalised_stdev", "improvement"]
-    )
+    header = ["metric", "power", "row", "system", "n_test_sets", "raw_stdev"]
+    header += ["normalised_stdev", "improvement"]
+    rows: list[list[Cell]] = []
     for metric in report.metrics:
         table = metric.table
         if table is None:
             continue
         for system, raw, _, raw_sd, normalised_sd in metric.rows:
             present = sum(1 for value in raw if not math.isnan(value))
-            row = _text_row([metric.spec, metric.power, "system", system])
-            row += [str(present), _number(raw_sd), _number(normalised_sd), ""]
-            writer.writerow(row)
-        row = _text_row([metric.spec, metric.power, "average", ""])
-        row += ["", _number(table.average_raw_stdev)]
-        row += [_number(table.average_normalised_stdev), _number(table.improvement)]
-        writer.writerow(row)
-    return buffer.getvalue()
+            rows.append(
+                [metric.spec, metric.power, "system", system, present, raw_sd]
+                + [normalised_sd, None]
+            )
+        rows.append(
+            [metric.spec, metric.power, "average", None, None]
+            + [table.average_raw_stdev, table.average_normalised_stdev]
+            + [table.improvement]
+        )
+    return csv_text(header, rows)
 
 
 def stability_latex(report: StabilityReport) -> str:

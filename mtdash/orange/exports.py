@@ -2,17 +2,9 @@
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Iterable, Sequence
 
-from mtdash.common.exports import (
-    fixed,
-    latex_escape,
-    one_line,
-    plain_number,
-    spreadsheet_text,
-)
+from mtdash.common.exports import csv_text, fixed, latex_escape, one_line
 from mtdash.orange.labels import metric_label
 from mtdash.orange.models import OrangeJob, OrangeScore
 
@@ -47,27 +39,20 @@ def orange_csv(
     Text cells that a spreadsheet would run as a formula get a leading ``'``.
     """
     best, equivalent = set(best), set(equivalent)
-    buffer = io.StringIO()
-    writer = csv.writer(buffer)
-    writer.writerow(CSV_COLUMNS)
-    for score in scores:
-        writer.writerow(
-            [
-                spreadsheet_text(score.metric), spreadsheet_text(metric_label(score.metric)),
-                repr(score.orange), repr(score.avg_rank),
-                plain_number(score.ci_low), plain_number(score.ci_high),
-                plain_number(score.orange_ci_low), plain_number(score.orange_ci_high),
-                score.n_sentences, score.n_short, score.max_candidates,
-                score.n_sentences_above, score.n_candidates_above,
-                "yes" if score.metric in best else "",
-                "yes" if score.metric in equivalent else "",
-                plain_number(score.difference), plain_number(score.difference_ci_low),
-                plain_number(score.difference_ci_high), plain_number(score.p_value),
-                spreadsheet_text(score.signature),
-            ]
-        )  # fmt: skip
-    writer.writerow(["# " + one_line(settings_line(job))])
-    return buffer.getvalue()
+    rows = [
+        [
+            score.metric, metric_label(score.metric), score.orange, score.avg_rank,
+            score.ci_low, score.ci_high, score.orange_ci_low, score.orange_ci_high,
+            score.n_sentences, score.n_short, score.max_candidates,
+            score.n_sentences_above, score.n_candidates_above,
+            "yes" if score.metric in best else None,
+            "yes" if score.metric in equivalent else None,
+            score.difference, score.difference_ci_low, score.difference_ci_high,
+            score.p_value, score.signature,
+        ]
+        for score in scores
+    ]  # fmt: skip
+    return csv_text(CSV_COLUMNS, rows, provenance=[settings_line(job)])
 
 
 def orange_latex(

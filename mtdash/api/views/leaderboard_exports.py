@@ -1,0 +1,77 @@
+"""``GET /api/v1/test-sets/{id}/leaderboard.{csv,signatures.csv,xlsx}``: the
+leaderboard's file exports for scripts, the same bytes as the page's
+"Export" links (``mtdash.evaluation.exports``)."""
+
+from __future__ import annotations
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.views import APIView
+
+from mtdash.api.permissions import scoped_or_404
+from mtdash.common.responses import CONTENT_TYPES, download_response
+from mtdash.evaluation import exports
+from mtdash.evaluation.access import test_sets_of
+from mtdash.evaluation.services.leaderboard import build_leaderboard
+
+# The file formats the API serves; JSON is GET .../leaderboard itself.
+FILE_FORMATS = ("signatures.csv", "csv", "xlsx")
+
+
+class _FileRenderer(BaseRenderer):
+    """Lets a client that asks for the file's type (``Accept:``) have it; the
+    view answers with the finished file, so nothing is rendered here."""
+
+    charset = None
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        return data
+
+
+class CsvRenderer(_FileRenderer):
+    media_type = CONTENT_TYPES["csv"]
+    format = "csv"
+
+
+class XlsxRenderer(_FileRenderer):
+    media_type = CONTENT_TYPES["xlsx"]
+    format = "xlsx"
+
+
+class TestSetLeaderboardFile(APIView):
+    __test__ = False
+    # JSON first: errors (404, 401) are JSON whatever was asked for.
+    renderer_classes = [JSONRenderer, CsvRenderer, XlsxRenderer]
+
+    @extend_schema(
+        operation_id="test_set_leaderboard_file",
+        parameters=[
+            OpenApiParameter("metric", str, description="rank by this metric spec"),
+            OpenApiParameter(
+                "test",
+                str,
+                enum=["bootstrap", "ar"],
+                description="the test behind clusters and rank ranges",
+            ),
+        ],
+        responses={
+            (200, CONTENT_TYPES["csv"]): OpenApiResponse(
+                OpenApiTypes.STR, description="leaderboard.csv or its signatures"
+            ),
+            (200, CONTENT_TYPES["xlsx"]): OpenApiResponse(
+                OpenApiTypes.BINARY,
+                description="leaderboard.xlsx: sheets leaderboard, signatures, "
+                "provenance",
+            ),
+        },
+    )
+    def get(self, request, pk: int, fmt: str):
+        test_set = scoped_or_404(test_sets_of(request.user), pk)
+        board = build_leaderboard(
+            test_set,
+            rank_by=request.query_params.get("metric"),
+            test=request.query_params.get("test", "bootstrap"),
+        )
+        body = exports.FORMATS[fmt](board)
+        return download_response(body, f"leaderboard-{test_set.pk}.{fmt}")

@@ -1,0 +1,90 @@
+"""The leaderboard as one table of cells, shared by ``leaderboard.csv``
+(:mod:`mtdash.evaluation.exports`) and ``leaderboard.xlsx``
+(:mod:`mtdash.evaluation.leaderboard_xlsx`), so both have the same columns:
+numbers as numbers, ``None`` where missing, text as the user wrote it (each
+format guards it its own way)."""
+
+from __future__ import annotations
+
+from mtdash.common.exports import Cell
+from mtdash.evaluation.services.leaderboard import Leaderboard
+
+
+def leaderboard_table(leaderboard: Leaderboard) -> tuple[list[str], list[list[Cell]]]:
+    """The header and rows of ``leaderboard.csv`` and ``leaderboard.xlsx``:
+    ``rank`` (position by the ranked metric), ``rank_range`` (its
+    significance cluster's ranks), ``system``, then per metric its score,
+    ``<metric> low``/``high`` (95 % bootstrap interval) and ``<metric>
+    cluster``; per human criterion its z-score and raw mean. Numbers are
+    numbers at full precision, ``None`` where missing."""
+    names = [column.name for column in leaderboard.columns]
+    header = ["rank", "rank_range", "system"]
+    for name in names:
+        header += [name, f"{name} low", f"{name} high", f"{name} cluster"]
+    for human in leaderboard.human_columns:
+        header += [f"human {human.criterion} z", f"human {human.criterion} mean"]
+    rows = []
+    for row, cells in leaderboard.display_rows():
+        first = cells[0].significance if cells else None
+        values: list[Cell] = [
+            row.rank or None,
+            first.rank_range if first else None,
+            row.system,
+        ]
+        for cell in cells:
+            significance = cell.significance
+            values += [
+                cell.value,
+                significance.low if significance else None,
+                significance.high if significance else None,
+                significance.cluster if significance else None,
+            ]
+        for human in leaderboard.human_cells(row):
+            values += [human.z if human else None, human.mean if human else None]
+        rows.append(values)
+    return header, rows
+
+
+SIGNATURE_HEADER = [
+    "metric",
+    "signature",
+    "higher_is_better",
+    "external",
+    "test",
+    "seed",
+    "bootstrap_samples",
+    "ar_trials",
+    "confidence",
+    "alpha",
+]
+
+
+def signature_rows(leaderboard: Leaderboard) -> list[list[Cell]]:
+    """One row per column and signature, with how its intervals and
+    clusters were computed (``SIGNATURE_HEADER``)."""
+    rows = []
+    for column in leaderboard.columns:
+        comparison = leaderboard.comparisons.get(column.name)
+        settings = (
+            [
+                comparison.test,
+                comparison.seed,
+                comparison.n_samples,
+                comparison.n_trials,
+                comparison.confidence,
+                comparison.alpha,
+            ]
+            if comparison
+            else [None] * 6
+        )
+        for signature in column.signatures:
+            rows.append(
+                [
+                    column.name,
+                    signature,
+                    column.higher_is_better,
+                    column.external,
+                    *settings,
+                ]
+            )
+    return rows
