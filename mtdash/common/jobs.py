@@ -316,6 +316,11 @@ class Job(models.Model):
         """Called after row ``pk`` was failed for using up its attempts (a
         chunk fails its job too)."""
 
+    def waiting_rows(self) -> JobQuerySet:
+        """The rows of this job still waiting in the queue for a worker (the
+        row itself while queued; an ORANGE job's queued chunks)."""
+        return type(self).objects.filter(pk=self.pk, status=JobStatus.QUEUED)
+
     @property
     def is_finished(self) -> bool:
         return self.status in self.finished_statuses()

@@ -1,4 +1,5 @@
-"""Waking workers: one message per job row, sent by task name.
+"""Waking workers: one message per job row, sent by task name; and where a
+queued job stands in the queue.
 
 Services import this, never the tasks modules (which import the services'
 runners), so queueing adds no import cycle. The message carries only the
@@ -9,9 +10,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.apps import apps
+from django.utils import timezone
 
 from mtdash.celery import app as celery_app
-from mtdash.common.jobs import Job
+from mtdash.common.jobs import Job, JobStatus
 
 logger = logging.getLogger(__name__)
 
@@ -45,3 +51,117 @@ def send_job_tasks(model: type[Job], ids: Iterable[int]) -> int:
         else:
             sent += 1
     return sent
+
+
+# How many running rows a job page lists (the total is always given).
+RUNNING_SHOWN = 10
+
+
+@dataclass(frozen=True)
+class RunningWork:
+    """A row a worker is on now. Only its kind and worker are told: it may
+    belong to another team."""
+
+    kind: str  # the model's verbose name: "scoring job", "ORANGE chunk"...
+    worker: str  # host:pid
+    started_at: datetime | None
+    stuck: bool  # its worker stopped renewing the lease
+
+    def to_dict(self) -> dict:
+        return {
+            "kind": self.kind,
+            "worker": self.worker,
+            "started_at": self.started_at.isoformat() if self.started_at else None,
+            "stuck": self.stuck,
+        }
+
+
+@dataclass(frozen=True)
+class QueuePlace:
+    """Why a queued job waits: the rows queued before it, by kind, and what
+    the workers run now. Every kind of job shares the workers, so a scoring
+    job may wait behind another team's ORANGE chunks."""
+
+    ahead: int
+    ahead_by_kind: tuple[tuple[str, int], ...]  # (kind, count), kinds with rows
+    running: tuple[RunningWork, ...]  # the first RUNNING_SHOWN, oldest first
+    running_total: int
+
+    @property
+    def summary(self) -> str:
+        """One sentence for the page, e.g. "Waiting for a worker: 3 tasks
+        queued before it (1 scoring job, 2 ORANGE chunks); 2 running."."""
+        if self.ahead:
+            kinds = ", ".join(_count(n, kind) for kind, n in self.ahead_by_kind)
+            before = f"{_count(self.ahead, 'task')} queued before it ({kinds})"
+        else:
+            before = "next in the queue"
+        running = (
+            f"{self.running_total} running"
+            if self.running_total
+            else ("nothing running (are the workers up?)")
+        )
+        return f"Waiting for a worker: {before}; {running}."
+
+    def to_dict(self) -> dict:
+        return {
+            "ahead": self.ahead,
+            "ahead_by_kind": dict(self.ahead_by_kind),
+            "running": [work.to_dict() for work in self.running],
+            "running_total": self.running_total,
+            "summary": self.summary,
+        }
+
+
+def worker_models() -> list[type[Job]]:
+    """Every kind of job row a worker is sent (a ``task_name``), in the
+    order Django lists the models."""
+    return [
+        model
+        for model in apps.get_models()
+        if issubclass(model, Job) and model.task_name
+    ]
+
+
+def queue_place(job: Job) -> QueuePlace | None:
+    """Where ``job`` waits, or None when none of its rows is queued.
+
+    Ahead are the queued rows of every kind created before the job's first
+    waiting row (messages go out in that order; a row queued again after a
+    failure keeps its place by this count, though its message is new).
+    """
+    first = (
+        job.waiting_rows()
+        .order_by("created_at")
+        .values_list("created_at", flat=True)
+        .first()
+    )
+    if first is None:
+        return None
+    now = timezone.now()
+    by_kind: list[tuple[str, int]] = []
+    running: list[RunningWork] = []
+    running_total = 0
+    for model in worker_models():
+        kind = str(model._meta.verbose_name)
+        waiting = model.objects.filter(status=JobStatus.QUEUED, created_at__lt=first)
+        if count := waiting.count():
+            by_kind.append((kind, count))
+        held = model.objects.filter(status__in=model.leased_statuses)
+        running_total += held.count()
+        for worker, started_at, lease in held.order_by("started_at").values_list(
+            "claimed_by", "started_at", "lease_expires_at"
+        )[:RUNNING_SHOWN]:
+            stuck = lease is None or lease < now
+            running.append(RunningWork(kind, worker, started_at, stuck))
+    running.sort(key=lambda work: (work.started_at is None, work.started_at or now))
+    return QueuePlace(
+        ahead=sum(count for _, count in by_kind),
+        ahead_by_kind=tuple(by_kind),
+        running=tuple(running[:RUNNING_SHOWN]),
+        running_total=running_total,
+    )
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

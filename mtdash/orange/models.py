@@ -257,6 +257,11 @@ class OrangeJob(Job):
             return False
         return self.chunk_counts.stuck > 0 or self.merge_is_stuck
 
+    def waiting_rows(self) -> JobQuerySet:
+        """The job's chunks that wait for a worker (the job itself never
+        goes to one)."""
+        return self.chunks.filter(status=OrangeChunk.Status.QUEUED)
+
     def running_chunks(self, limit: int = 10) -> list[OrangeChunk]:
         """The first ``limit`` running chunks (stuck ones included), for the page."""
         running = self.chunks.filter(status=OrangeChunk.Status.RUNNING)

@@ -36,7 +36,7 @@ def review_csv(report: ReviewReport) -> str:
     provenance = [_settings(report)]
     provenance += [
         f"agreement {pair.first} / {pair.second}: {pair.n_items} items, "
-        f"raw {pair.raw_agreement!r}, kappa {pair.kappa!r}"
+        f"raw {pair.raw_agreement!r}, kappa {_kappa_cell(pair)}"
         for pair in report.agreement
     ]
     return csv_text(CSV_COLUMNS, rows, provenance)
@@ -71,3 +71,10 @@ def review_latex(report: ReviewReport) -> str:
 def _percent(share: float) -> float | None:
     return None if math.isnan(share) else 100 * share
 
+
+def _kappa_cell(pair) -> str:
+    """Kappa as a number, or "undefined" and why (never "nan": the line is a
+    comment, so there is no cell to leave empty)."""
+    if math.isnan(pair.kappa):
+        return f"undefined ({one_line(pair.kappa_undefined or '')})"
+    return repr(pair.kappa)

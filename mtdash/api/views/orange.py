@@ -300,8 +300,10 @@ class OrangeReviewReport(APIView):
         responses={
             200: OpenApiResponse(
                 description="Share of genuine metric errors (marked worse) with its "
-                "95% Wilson interval, per reviewer, agreement (Cohen's kappa), and "
-                "whether ORANGE can be confidently applied."
+                "95% Wilson interval, per reviewer, agreement (Cohen's kappa: null "
+                "when undefined, with the reason in kappa_undefined, e.g. both "
+                "reviewers used one label), and whether ORANGE can be confidently "
+                "applied."
             )
         }
     )

@@ -1,8 +1,12 @@
-"""Showing a job's times: ``{{ job.elapsed|duration }}``."""
+"""Showing a job's times (``{{ job.elapsed|duration }}``) and why it waits
+(``{% queue_place job as place %}``)."""
 
 from datetime import timedelta
 
 from django import template
+
+from mtdash.common.queueing import QueuePlace
+from mtdash.common.queueing import queue_place as find_queue_place
 
 register = template.Library()
 
@@ -21,3 +25,9 @@ def duration(value: timedelta | None) -> str:
     if hours:
         return f"{hours} h {minutes:02d} min"
     return f"{minutes} min {secs:02d} s"
+
+
+@register.simple_tag
+def queue_place(job) -> QueuePlace | None:
+    """Where the job waits in the queue, or None (see ``queue_place``)."""
+    return None if job.is_finished else find_queue_place(job)

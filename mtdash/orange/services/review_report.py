@@ -6,7 +6,9 @@ agreement between reviewers, and the paper's criterion.
   left out; its 95% interval is the Wilson score interval. Pooled over all
   reviewers each mark counts once (two reviewers of one item give two marks).
 - *Agreement*: for every pair of reviewers, on the items both marked, the raw
-  agreement and Cohen's kappa over the three labels.
+  agreement and Cohen's kappa over the three labels; kappa is undefined
+  (NaN here, null in JSON, "undefined" with the reason on the page) when
+  both reviewers used one and the same label, as scikit-learn has it.
 - *The criterion* (Lin & Och 2004, end of section 4): "if the portion [of
   candidates ranked above the references that are as good as them] is small
   then the ORANGE method can be confidently applied" — here: the upper end
@@ -68,7 +70,8 @@ class PairAgreement:
     second: str
     n_items: int
     raw_agreement: float
-    kappa: float
+    kappa: float  # NaN when undefined
+    kappa_undefined: str | None = None  # why, in words
 
 
 @dataclass(frozen=True)
@@ -138,7 +141,12 @@ def review_report(review: OrangeReview) -> ReviewReport:
         )
         agreement.append(
             PairAgreement(
-                names[a], names[b], kappa.n_items, kappa.raw_agreement, kappa.kappa
+                names[a],
+                names[b],
+                kappa.n_items,
+                kappa.raw_agreement,
+                kappa.kappa,
+                kappa.undefined,
             )
         )
     verdict = confidently_applicable(overall.good, overall.decided)
