@@ -11,10 +11,24 @@ campaigns); an item is a segment of one output:
 - anything else (``da-z``, ``mqm``...): Krippendorff's alpha, interval data;
 
 each with a 95% percentile bootstrap interval over items (1,000 resamples,
-``numpy.random.default_rng(AGREEMENT_SEED)``). Intra-annotator figures come
-from the campaigns' repeated items (first rating against the repeat), and
-the unreliable judges from their quality controls
-(:mod:`.quality_control`).
+``numpy.random.default_rng(AGREEMENT_SEED)``). Next to it, under
+``coefficients``, with intervals made the same way (:data:`COEFFICIENTS`):
+
+- on the same 1–10-point scales: Fleiss' kappa (categories nominal; only
+  the items rated by the most common number of judges, since it needs the
+  same number per item) and the mean weighted Cohen's kappa over judge
+  pairs sharing 3 items or more, with linear and quadratic weights; other
+  criteria get them as undefined, with the reason;
+- on every criterion: the two-way absolute-agreement ICC(A,1) and ICC(A,k)
+  (McGraw & Wong 1996; Shrout & Fleiss's ICC(2,1) and ICC(2,k)) of the
+  largest complete items x judges table.
+
+A judge's first rating of an item counts for the kappas and the ICC. An
+undefined figure is ``None`` with its reason under ``undefined``; ``note``
+says which ratings a coefficient used when not all. Intra-annotator figures
+come from the campaigns' repeated items (first rating against the repeat;
+undefined from a single repeat), and the unreliable judges from their
+quality controls (:mod:`.quality_control`).
 
 The summary is stored in :class:`AgreementSnapshot` with a digest of what it
 read, so pages recompute it only after judgments or ratings change.
@@ -36,11 +50,41 @@ from mtdash.judgments.models import (
     Judgment,
 )
 from mtdash.judgments.services.quality_control import control_pairs, judge_quality
-from scoring.stats import alpha_agreement, pearson_agreement, repeat_consistency
+from scoring.stats import (
+    AgreementEstimate,
+    alpha_agreement,
+    fleiss_agreement,
+    icc_agreement,
+    pearson_agreement,
+    repeat_consistency,
+    weighted_kappa_agreement,
+)
 
 AGREEMENT_SEED = 12345
 AGREEMENT_SAMPLES = 1000
-VERSION = 2  # bump when the computation changes: stored summaries are redone
+VERSION = 3  # bump when the computation changes: stored summaries are redone
+
+# method -> (label, short label) of the coefficients shown next to the main one
+COEFFICIENTS = {
+    "fleiss": ("Fleiss' κ (categories nominal)", "Fleiss κ"),
+    "kappa-linear": ("Cohen's κ, linear weights, mean over judge pairs", "κ linear"),
+    "kappa-quadratic": (
+        "Cohen's κ, quadratic weights, mean over judge pairs",
+        "κ quadratic",
+    ),
+    "icc-a1": (
+        "ICC(A,1): two-way, absolute agreement, one judge (Shrout & Fleiss ICC(2,1))",
+        "ICC(A,1)",
+    ),
+    "icc-ak": (
+        "ICC(A,k): two-way, absolute agreement, mean of the k judges "
+        "(Shrout & Fleiss ICC(2,k))",
+        "ICC(A,k)",
+    ),
+}
+NOT_CATEGORICAL = (
+    "not a scale of a few points (κ treats values as categories): see the ICC"
+)
 
 METHOD_LABELS = {
     "alpha-ordinal": "Krippendorff's α (ordinal)",
@@ -120,6 +164,9 @@ def compute_agreement(test_set: TestSet) -> dict[str, Any]:
                 "method_short": METHOD_SHORT[method],
                 "n_judgments": len(rows),
                 **estimate.to_dict(),
+                "coefficients": _coefficients(
+                    items, judges, values, method == "alpha-ordinal", options
+                ),
                 "intra": repeat_consistency(first, second).to_dict(),
             }
         )
@@ -136,6 +183,36 @@ def compute_agreement(test_set: TestSet) -> dict[str, Any]:
         "n_samples": AGREEMENT_SAMPLES,
         "confidence": 0.95,
     }
+
+
+def _coefficients(items, judges, values, categorical: bool, options) -> list[dict]:
+    """Fleiss' and weighted kappa (categorical scales) and the ICCs, as
+    JSON-safe dicts in the order of :data:`COEFFICIENTS`."""
+    estimates = {}
+    if categorical:
+        estimates["fleiss"] = fleiss_agreement(items, judges, values, **options)
+        for weights in ("linear", "quadratic"):
+            estimates[f"kappa-{weights}"] = weighted_kappa_agreement(
+                items, judges, values, weights, **options
+            )
+    single, average = icc_agreement(items, judges, values, **options)
+    estimates.update({"icc-a1": single, "icc-ak": average})
+    rows = []
+    for method, (label, short) in COEFFICIENTS.items():
+        estimate = estimates.get(method) or AgreementEstimate(
+            method,
+            None,
+            None,
+            None,
+            0.95,
+            0,
+            0,
+            0,
+            undefined=NOT_CATEGORICAL,
+            **options,
+        )
+        rows.append({**estimate.to_dict(), "label": label, "short": short})
+    return rows
 
 
 def _repeat_pairs(campaigns) -> dict[str, tuple[list[float], list[float]]]:
