@@ -35,7 +35,12 @@ from scoring.stats.agreement import (
     pearson_agreement,
     repeat_consistency,
 )
-from scoring.stats.best_metric import MetricCell, mark_best, williams_p_value
+from scoring.stats.best_metric import (
+    MetricCell,
+    describe_test,
+    mark_best,
+    williams_p_value,
+)
 from scoring.stats.blocks import BlockTest, block_scores, block_t_test
 from scoring.stats.correlation import (
     METHODS,
@@ -67,6 +72,7 @@ from scoring.stats.meta_evaluation import (
     CorrelationTable,
     CriterionColumn,
     correlation_table,
+    describe_interval,
 )
 from scoring.stats.resampling import (
     bootstrap_counts,
@@ -132,6 +138,8 @@ __all__ = [
     "compare_systems",
     "correlate",
     "correlation_table",
+    "describe_interval",
+    "describe_test",
     "human_scores",
     "mark_best",
     "holm_bonferroni",
