@@ -123,10 +123,22 @@ class ScoreSerializer(serializers.Serializer):
 class HumanScoreSerializer(serializers.Serializer):
     z = serializers.FloatField(help_text="mean per-judge z-score (WMT)")
     mean = serializers.FloatField(help_text="raw mean")
-    ci_low = serializers.FloatField(allow_null=True)
+    ci_low = serializers.FloatField(
+        allow_null=True, help_text="two-sided 95% percentile bootstrap interval of z"
+    )
     ci_high = serializers.FloatField(allow_null=True)
     judged_segments = serializers.IntegerField()
     judgments = serializers.IntegerField()
+    rank_range = serializers.ListField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        help_text="[first, last] rank shared by the cluster of z",
+    )
+    cluster = serializers.IntegerField(
+        allow_null=True,
+        help_text="significance cluster of z, 1 = best (two-sided paired "
+        "approximate randomisation over the segments judged for both systems)",
+    )
 
 
 class MetricColumnSerializer(serializers.Serializer):
@@ -150,7 +162,17 @@ class LeaderboardSystemSerializer(serializers.Serializer):
 class LeaderboardSerializer(serializers.Serializer):
     metrics = MetricColumnSerializer(many=True)
     systems = LeaderboardSystemSerializer(many=True)
-    significance = serializers.DictField()
+    correction = serializers.ChoiceField(
+        choices=["holm", "bonferroni", "none"],
+        help_text="correction of the all-pairs p-values behind every cluster",
+    )
+    significance = serializers.DictField(
+        help_text="per metric: test, sides, correction, interval, resamples, "
+        "trials, seed, alpha (and p-value matrices with p_values)"
+    )
+    human_significance = serializers.DictField(
+        help_text="per human criterion: interval, test, sides, correction"
+    )
 
 
 class NBestUploadSerializer(serializers.Serializer):

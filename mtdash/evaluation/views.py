@@ -20,7 +20,10 @@ from mtdash.evaluation.forms import (
 )
 from mtdash.evaluation.models import ScoringJob
 from mtdash.evaluation.services.leaderboard import build_leaderboard, metric_decimals
-from mtdash.evaluation.services.leaderboard_page import leaderboard_fragment
+from mtdash.evaluation.services.leaderboard_page import (
+    CORRECTION_CHOICES,
+    leaderboard_fragment,
+)
 from mtdash.evaluation.services.pvalues import compared_columns, pvalue_matrix
 from mtdash.evaluation.services.scoring_jobs import rescore_test_set
 from scoring.language_defaults import tokenizer_for
@@ -77,7 +80,10 @@ def _report_upload(request, form, detected=()) -> None:
 def test_set_detail(request, pk: int):
     test_set = access.get_test_set(request.user, pk)
     fragment = leaderboard_fragment(
-        test_set, request.GET.get("metric"), request.GET.get("test", "bootstrap")
+        test_set,
+        request.GET.get("metric"),
+        request.GET.get("test", "bootstrap"),
+        request.GET.get("correction"),
     )
     context = {
         "test_set": test_set,
@@ -95,15 +101,20 @@ def test_set_detail(request, pk: int):
 @login_required
 @require_GET
 def test_set_pvalues(request, pk: int):
-    """The p-value matrix of one metric (``?metric=``, ``?test=bootstrap|ar``)."""
+    """The p-value matrix of one metric (``?metric=``, ``?test=bootstrap|ar``,
+    ``?correction=holm|bonferroni|none``)."""
     test_set = access.get_test_set(request.user, pk)
     matrix = pvalue_matrix(
-        test_set, request.GET.get("metric"), request.GET.get("test", "bootstrap")
+        test_set,
+        request.GET.get("metric"),
+        request.GET.get("test", "bootstrap"),
+        request.GET.get("correction"),
     )
     context = {
         "test_set": test_set,
         "matrix": matrix,
         "columns": compared_columns(test_set),
+        "corrections": CORRECTION_CHOICES,
     }
     return render(request, "evaluation/pvalues.html", context)
 
@@ -116,7 +127,12 @@ def test_set_export(request, pk: int, fmt: str):
     if render_export is None:  # the URL admits only known formats; a backstop
         raise Http404(f"no leaderboard export in {fmt!r}")
     test_set = access.get_test_set(request.user, pk)
-    leaderboard = build_leaderboard(test_set, rank_by=request.GET.get("metric"))
+    leaderboard = build_leaderboard(
+        test_set,
+        rank_by=request.GET.get("metric"),
+        test=request.GET.get("test", "bootstrap"),
+        correction=request.GET.get("correction"),
+    )
     return download_response(
         render_export(leaderboard), f"leaderboard-{test_set.pk}.{fmt}"
     )

@@ -138,7 +138,14 @@ class TestSetLeaderboard(APIView):
                 "test",
                 str,
                 enum=["bootstrap", "ar"],
-                description="the test behind clusters and rank ranges",
+                description="the test behind clusters and rank ranges (both two-sided)",
+            ),
+            OpenApiParameter(
+                "correction",
+                str,
+                enum=["holm", "bonferroni", "none"],
+                description="correction of the all-pairs p-values the clusters "
+                "respect (default holm)",
             ),
             OpenApiParameter(
                 "p_values", bool, description="include the p-value matrices"
@@ -152,6 +159,7 @@ class TestSetLeaderboard(APIView):
             test_set,
             rank_by=request.query_params.get("metric"),
             test=request.query_params.get("test", "bootstrap"),
+            correction=request.query_params.get("correction"),
         )
         p_values = request.query_params.get("p_values", "") in ("1", "true", "yes")
         return Response(representations.leaderboard(board, p_values=p_values))

@@ -30,6 +30,10 @@ from mtdash.evaluation.models import (
     TestSet,
 )
 from mtdash.evaluation.services.leaderboard import column_names, metric_decimals
+from mtdash.evaluation.services.leaderboard_stats import (
+    correction_text,
+    stored_p_values,
+)
 from scoring import MetricError, Tokenizer, get_metric, get_tokenizer
 from scoring import __version__ as SCORING_VERSION
 from scoring.analysis.pairwise import MarkedToken, NgramTable, highlight_pair
@@ -37,6 +41,8 @@ from scoring.analysis.pairwise import ngram_table as build_ngram_table
 from scoring.language_defaults import tokenizer_for
 
 PAGE_SIZE = 20
+# The leaderboard's default correction, shown beside the pair's own p-values.
+CORRECTION = "holm"
 NGRAM_CACHE_SECONDS = 24 * 3600
 ORDERS = {"b": "B better first", "a": "A better first", "index": "test set order"}
 
@@ -284,7 +290,13 @@ def _css(tokens: tuple[MarkedToken, ...]) -> Highlighted:
 
 @dataclass(frozen=True)
 class SignificanceRow:
-    """One metric's scores of A and B with the stored paired tests."""
+    """One metric's scores of A and B with the stored paired tests.
+
+    ``bootstrap_p`` / ``ar_p`` are two-sided p-values of this pair alone (a
+    comparison chosen in advance needs no correction); ``*_adjusted`` are the
+    same adjusted by ``correction`` over all pairs of the leaderboard's column,
+    as its clusters use them. The verdict follows the pair's own p-values.
+    """
 
     column: str
     higher_is_better: bool
@@ -295,6 +307,14 @@ class SignificanceRow:
     ar_p: float | None = None
     alpha: float = 0.05
     missing: str = ""  # why there is no test for this pair
+    bootstrap_p_adjusted: float | None = None
+    ar_p_adjusted: float | None = None
+    correction: str = "holm"
+    n_pairs: int = 0  # pairs of the column's family (all visible outputs)
+
+    @property
+    def correction_text(self) -> str:
+        return correction_text(self.correction)
 
     @property
     def delta(self) -> float | None:
@@ -361,6 +381,9 @@ def significance_rows(
         if a.pk in ids and b.pk in ids:
             i, j = ids.index(a.pk), ids.index(b.pk)
             ar = comparison.matrices.get("ar_p")
+            matrices = comparison.matrices
+            adjusted_bootstrap = stored_p_values(matrices, "bootstrap_p", CORRECTION)
+            adjusted_ar = stored_p_values(matrices, "ar_p", CORRECTION)
             rows.append(
                 SignificanceRow(
                     **base,
@@ -368,6 +391,12 @@ def significance_rows(
                     b=comparison.summary.get(str(b.pk)),
                     bootstrap_p=comparison.matrices["bootstrap_p"][i][j],
                     ar_p=ar[i][j] if ar else None,
+                    bootstrap_p_adjusted=(
+                        adjusted_bootstrap[i][j] if adjusted_bootstrap else None
+                    ),
+                    ar_p_adjusted=adjusted_ar[i][j] if adjusted_ar else None,
+                    correction=CORRECTION,
+                    n_pairs=len(ids) * (len(ids) - 1) // 2,
                 )
             )
             continue

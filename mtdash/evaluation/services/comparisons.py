@@ -15,8 +15,16 @@ with the configured seed, resamples and trials: the numbers
 - External metric columns (COMET...) are means of segment scores: their
   statistics are (segment score, 1) per segment.
 - Human columns are the WMT system-level means (raw and per-judge z) with a
-  bootstrap interval of the z mean over the judged segments; systems are
-  judged on different segments, so there is no paired test.
+  two-sided percentile bootstrap interval of the z mean over the judged
+  segments, and clusters from a two-sided paired approximate randomisation of
+  each pair's z over the segments judged for both systems.
+
+Every column stores its clusters under each correction for multiple
+comparisons (Holm, Bonferroni, none: :data:`scoring.stats.CORRECTIONS`) and
+the adjusted p-value matrices besides the raw ones, so a page or the API picks
+the correction per request without resampling again; the correction is named
+wherever clusters or p-values are shown. The summary's keys of one cluster
+(``bootstrap_cluster``, ``bootstrap_rank``...) hold the default's (Holm).
 
 A column whose inputs did not change since it was stored (``inputs`` digest)
 is not recomputed, so running a job twice costs a few queries.
@@ -50,13 +58,24 @@ from mtdash.judgments.services.reading import stored_judgments
 from scoring import MetricError, get_metric
 from scoring import __version__ as SCORING_VERSION
 from scoring.stats import (
+    CORRECTIONS,
+    DEFAULT_CORRECTION,
+    adjust_p_values,
     bootstrap_counts,
     compare_systems,
     human_scores,
+    paired_mean_randomization_p_values,
     percentile_interval,
+    random_signs,
+    significance_clusters,
 )
 
 logger = logging.getLogger(__name__)
+
+# The layout of what is stored (summary and matrices): a change recomputes
+# every stored column once. 2: clusters and adjusted p-values per correction,
+# clusters that never hold two significantly different systems, human clusters.
+STORED_LAYOUT = 2
 
 
 @dataclass(frozen=True)
@@ -176,7 +195,7 @@ def compare_test_set(
 
 
 def _digest(parts: list, options: ComparisonSettings) -> str:
-    text = repr((parts, options, SCORING_VERSION))
+    text = repr((parts, options, SCORING_VERSION, STORED_LAYOUT))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
@@ -305,10 +324,12 @@ def _human_fields(test_set_id, judgments, criterion, output_of, options):
     criterion_higher = stored.higher_is_better if stored else True
     summary = {}
     output_ids = []
+    rows = []
     for row, system in enumerate(z.systems):
         output_id = output_of.get(system)
         if output_id is None:
             continue
+        rows.append(row)
         judged = ~np.isnan(z.segment_scores[row])
         values = z.segment_scores[row][judged]
         low = high = float("nan")
@@ -329,18 +350,31 @@ def _human_fields(test_set_id, judgments, criterion, output_of, options):
         output_ids.append(output_id)
     if not output_ids:
         return None
+    matrices = {}
+    n_trials = options.n_trials if len(rows) > 1 and z.segments.size else 0
+    if n_trials:
+        # Pairs are judged on different segments: each pair is tested over
+        # the segments judged for both (paired_mean_randomization_p_values).
+        signs = random_signs(int(z.segments.size), n_trials, options.seed)
+        raw_p = paired_mean_randomization_p_values(z.segment_scores[rows], signs)
+        matrices = _tested_matrices({"ar_p": raw_p})
+        scores = z.system_scores[rows]
+        for name, entry in _clusters_by_correction(
+            {"ar": raw_p}, scores, criterion_higher, options.alpha, output_ids
+        ).items():
+            summary[name].update(entry)
     return {
         "signature": f"human:{criterion}|z-scores per judge|WMT micro-average",
         "higher_is_better": criterion_higher,
         "output_ids": output_ids,
         "seed": options.seed,
         "n_samples": options.n_samples,
-        "n_trials": 0,
+        "n_trials": n_trials,
         "confidence": options.confidence,
         "alpha": options.alpha,
         "n_segments": int(z.segments.size),
         "summary": summary,
-        "matrices": {},
+        "matrices": matrices,
     }
 
 
@@ -358,15 +392,15 @@ def _comparison_fields(metric, signature, output_ids, statistics, visible, optio
         alpha=options.alpha,
     )
     data = comparison.to_dict()
-    summary = {}
-    for key, ranks in (
-        ("bootstrap", _rank_ranges(comparison.bootstrap_clusters)),
-        ("ar", _rank_ranges(comparison.ar_clusters or ())),
-    ):
-        for name, (cluster, first, last) in ranks.items():
-            entry = summary.setdefault(name, dict(data["systems"][name]))
-            entry[f"{key}_cluster"] = cluster
-            entry[f"{key}_rank"] = [first, last]
+    summary = {name: dict(data["systems"][name]) for name in names}
+    raw = {"bootstrap": comparison.bootstrap_p}
+    if comparison.ar_p is not None:
+        raw["ar"] = comparison.ar_p
+    for name, entry in _clusters_by_correction(
+        raw, comparison.scores, metric.higher_is_better, options.alpha, output_ids
+    ).items():
+        summary[name].update(entry)
+    p_values = {"bootstrap_p": comparison.bootstrap_p, "ar_p": comparison.ar_p}
     return {
         "signature": signature,
         "higher_is_better": bool(metric.higher_is_better),
@@ -379,11 +413,66 @@ def _comparison_fields(metric, signature, output_ids, statistics, visible, optio
         "n_segments": comparison.n_segments,
         "summary": summary,
         "matrices": {
-            "bootstrap_p": _matrix(comparison.bootstrap_p),
+            **_tested_matrices(p_values),
             "bootstrap_wins": _matrix(comparison.bootstrap_wins),
-            "ar_p": None if comparison.ar_p is None else _matrix(comparison.ar_p),
         },
     }
+
+
+def _tested_matrices(p_values: dict[str, np.ndarray | None]) -> dict:
+    """The raw p-value matrices by name (``bootstrap_p``, ``ar_p``) and,
+    under ``adjusted``, the same adjusted by Holm and by Bonferroni."""
+    stored: dict = {
+        key: None if values is None else _matrix(values)
+        for key, values in p_values.items()
+    }
+    # "none" is the raw matrices again: not stored twice.
+    stored["adjusted"] = {
+        correction: {
+            key: None
+            if values is None
+            else _matrix(adjust_p_values(values, correction))
+            for key, values in p_values.items()
+        }
+        for correction in CORRECTIONS
+        if correction != "none"
+    }
+    return stored
+
+
+def _clusters_by_correction(
+    raw_p: dict[str, np.ndarray],
+    scores: np.ndarray,
+    higher_is_better: bool,
+    alpha: float,
+    output_ids: list[int],
+) -> dict[str, dict]:
+    """Per output (by id as text): ``clusters[test][correction] = [cluster,
+    first rank, last rank]`` for every test in ``raw_p`` (``bootstrap``,
+    ``ar``) and every correction, plus the default correction's figures under
+    the keys ``{test}_cluster`` and ``{test}_rank``."""
+    names = [str(output_id) for output_id in output_ids]
+    entries: dict[str, dict] = {name: {"clusters": {}} for name in names}
+    for test, p_values in raw_p.items():
+        for correction in CORRECTIONS:
+            groups = significance_clusters(
+                np.asarray(scores, dtype=np.float64),
+                adjust_p_values(p_values, correction),
+                higher_is_better=bool(higher_is_better),
+                alpha=alpha,
+            )
+            clusters = tuple(tuple(names[i] for i in group) for group in groups)
+            for name, (cluster, first, last) in _rank_ranges(clusters).items():
+                entry = entries[name]
+                entry["clusters"].setdefault(test, {})[correction] = [
+                    cluster,
+                    first,
+                    last,
+                ]
+                if correction == DEFAULT_CORRECTION:
+                    entry[f"{test}_cluster"] = cluster
+                    entry[f"{test}_rank"] = [first, last]
+    return entries
 
 
 def _matrix(values: np.ndarray) -> list[list[float | None]]:

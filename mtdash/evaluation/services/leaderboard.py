@@ -33,6 +33,8 @@ from mtdash.evaluation.services.leaderboard_stats import (
     HumanColumn,
     HumanValue,
     Significance,
+    chosen_correction,
+    correction_text,
     read_human_columns,
     read_significance,
 )
@@ -131,6 +133,12 @@ class Leaderboard:
     comparisons: dict[str, ColumnComparison] = field(default_factory=dict)
     human_columns: tuple[HumanColumn, ...] = ()
     test: str = "bootstrap"
+    # Correction for multiple comparisons behind every cluster shown.
+    correction: str = "holm"
+
+    @property
+    def correction_text(self) -> str:
+        return correction_text(self.correction)
 
     @property
     def primary_metric(self) -> str | None:
@@ -170,14 +178,19 @@ TESTS = ("bootstrap", "ar")  # paired bootstrap resampling, approximate randomis
 
 
 def build_leaderboard(
-    test_set: TestSet, rank_by: str | None = None, test: str = "bootstrap"
+    test_set: TestSet,
+    rank_by: str | None = None,
+    test: str = "bootstrap",
+    correction: str | None = None,
 ) -> Leaderboard:
     """Rows ranked by ``rank_by`` (any spelling of a column's spec; default:
     BLEU if present, else the first metric by name), best first; outputs
     without that score come last; hidden outputs are left out. Each score
     carries its stored interval, cluster and rank range under ``test``
-    (``bootstrap`` or ``ar``) when the comparison job has computed them."""
+    (``bootstrap`` or ``ar``) and ``correction`` (``holm``, the default,
+    ``bonferroni`` or ``none``) when the comparison job has computed them."""
     test = test if test in TESTS else "bootstrap"
+    correction = chosen_correction(correction)
     outputs = SystemOutput.objects.filter(test_set=test_set, hidden=False)
     outputs = outputs.select_related("system")
     latest_jobs = {}
@@ -203,7 +216,9 @@ def build_leaderboard(
     stored_comparisons = list(
         MetricComparison.objects.filter(test_set=test_set).defer("matrices")
     )
-    significance, comparisons = read_significance(stored_comparisons, scores, test)
+    significance, comparisons = read_significance(
+        stored_comparisons, scores, test, correction
+    )
     rows = []
     for output in outputs:
         job = latest_jobs.get(output.pk)
@@ -231,8 +246,9 @@ def build_leaderboard(
         columns,
         _ranked(rows, columns),
         comparisons=comparisons,
-        human_columns=read_human_columns(stored_comparisons),
+        human_columns=read_human_columns(stored_comparisons, correction),
         test=test,
+        correction=correction,
     )
 
 

@@ -2,12 +2,19 @@
 answers and the page's JSON export.
 
 Scores are on each metric's own scale (as the CLI prints them); ``ci_low`` /
-``ci_high`` are the stored 95 % bootstrap interval, ``cluster`` the
-significance cluster (1 = best) and ``rank_range`` the ranks the cluster
-shares, all null until the comparison job has computed them. ``significance``
-says, per metric, how (test, seed, resamples, trials, alpha); with
-``p_values`` it also holds the matrices keyed ``[a][b]`` by system name, in
-the shape ``python -m scoring compare --json`` prints them.
+``ci_high`` are the stored two-sided 95 % percentile bootstrap interval,
+``cluster`` the significance cluster (1 = best) and ``rank_range`` the ranks
+the cluster shares, all null until the comparison job has computed them.
+Clusters respect the two-sided p-values adjusted by ``correction`` (``holm``
+by default, ``bonferroni`` or ``none``; ``?correction=`` of the API) over all
+pairs of a column: no two systems of a cluster differ significantly.
+``significance`` says, per metric, how (test and its sides, correction, seed,
+resamples, trials, alpha); with ``p_values`` it also holds the raw matrices
+keyed ``[a][b]`` by system name, in the shape ``python -m scoring compare
+--json`` prints them, and the adjusted ones (``bootstrap_p_adjusted``,
+``ar_p_adjusted``). ``human_significance`` says the same of the human
+columns, whose clusters come from a two-sided paired approximate
+randomisation over the segments judged for both systems.
 """
 
 from __future__ import annotations
@@ -16,6 +23,9 @@ import math
 
 from mtdash.evaluation.models import MetricComparison
 from mtdash.evaluation.services.leaderboard import Leaderboard
+from mtdash.evaluation.services.leaderboard_stats import SIDED, stored_p_values
+
+INTERVAL = f"{SIDED} percentile bootstrap"
 
 
 def leaderboard_json(board: Leaderboard, p_values: bool = False) -> dict:
@@ -57,6 +67,12 @@ def leaderboard_json(board: Leaderboard, p_values: bool = False) -> dict:
                 "ci_high": _finite(value.high),
                 "judged_segments": value.judged_segments,
                 "judgments": value.judgments,
+                "rank_range": (
+                    None
+                    if value.first_rank is None
+                    else [value.first_rank, value.last_rank]
+                ),
+                "cluster": value.cluster,
             }
             for column, value in zip(board.human_columns, board.human_cells(row))
             if value is not None
@@ -72,7 +88,23 @@ def leaderboard_json(board: Leaderboard, p_values: bool = False) -> dict:
     return {
         "metrics": metrics,
         "systems": systems,
+        "correction": board.correction,
         "significance": _significance(board, p_values),
+        "human_significance": {
+            column.criterion: {
+                "interval": INTERVAL,
+                "confidence": column.confidence,
+                "n_samples": column.n_samples,
+                "seed": column.seed,
+                "test": "paired approximate randomisation" if column.n_trials else None,
+                "test_description": column.test if column.n_trials else None,
+                "sided": SIDED,
+                "n_trials": column.n_trials,
+                "correction": column.correction,
+                "alpha": column.alpha,
+            }
+            for column in board.human_columns
+        },
     }
 
 
@@ -91,6 +123,10 @@ def _significance(board: Leaderboard, p_values: bool) -> dict:
     for column, comparison in board.comparisons.items():
         entry = {
             "test": comparison.test,
+            "test_name": comparison.test_label,
+            "sided": SIDED,
+            "interval": INTERVAL,
+            "correction": comparison.correction,
             "seed": comparison.seed,
             "n_samples": comparison.n_samples,
             "n_trials": comparison.n_trials,
@@ -98,13 +134,16 @@ def _significance(board: Leaderboard, p_values: bool) -> dict:
             "alpha": comparison.alpha,
         }
         if p_values:
-            entry.update(_named_matrices(*matrices[comparison.comparison_id], names))
+            stored, output_ids = matrices[comparison.comparison_id]
+            entry.update(
+                _named_matrices(stored, output_ids, names, comparison.correction)
+            )
         data[column] = entry
     return data
 
 
 def _named_matrices(
-    matrices: dict, output_ids: list[int], names: dict[int, str]
+    matrices: dict, output_ids: list[int], names: dict[int, str], correction: str
 ) -> dict:
     order = [names.get(output_id) for output_id in output_ids]
 
@@ -121,6 +160,10 @@ def _named_matrices(
         "bootstrap_p": named(matrices.get("bootstrap_p")),
         "bootstrap_wins": named(matrices.get("bootstrap_wins")),
         "ar_p": named(matrices.get("ar_p")),
+        "bootstrap_p_adjusted": named(
+            stored_p_values(matrices, "bootstrap_p", correction)
+        ),
+        "ar_p_adjusted": named(stored_p_values(matrices, "ar_p", correction)),
     }
 
 

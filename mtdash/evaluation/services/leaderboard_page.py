@@ -36,6 +36,8 @@ from mtdash.judgments.models import ExternalCorpusScore, ExternalMetric
 from scoring import __version__ as SCORING_VERSION
 
 CACHE_SECONDS = 600
+# The corrections for multiple comparisons a reader can switch between.
+CORRECTION_CHOICES = (("holm", "Holm"), ("bonferroni", "Bonferroni"), ("none", "none"))
 
 
 @dataclass(frozen=True)
@@ -45,7 +47,10 @@ class LeaderboardFragment:
 
 
 def leaderboard_cache_key(
-    test_set: TestSet, rank_by: str | None, test: str = "bootstrap"
+    test_set: TestSet,
+    rank_by: str | None,
+    test: str = "bootstrap",
+    correction: str | None = None,
 ) -> str:
     """A key that changes whenever anything the fragment shows changes."""
     outputs = list(
@@ -79,6 +84,7 @@ def leaderboard_cache_key(
             comparison_pending(test_set),
             sorted(comparisons.items()),
             test,
+            correction,
             outputs,
             jobs,
             sorted(scores.items()),
@@ -92,12 +98,17 @@ def leaderboard_cache_key(
 
 
 def leaderboard_fragment(
-    test_set: TestSet, rank_by: str | None, test: str = "bootstrap"
+    test_set: TestSet,
+    rank_by: str | None,
+    test: str = "bootstrap",
+    correction: str | None = None,
 ) -> LeaderboardFragment:
-    key = leaderboard_cache_key(test_set, rank_by, test)
+    key = leaderboard_cache_key(test_set, rank_by, test, correction)
     fragment = cache.get(key)
     if fragment is None:
-        leaderboard = build_leaderboard(test_set, rank_by=rank_by, test=test)
+        leaderboard = build_leaderboard(
+            test_set, rank_by=rank_by, test=test, correction=correction
+        )
         figure = leaderboard_figure(leaderboard)
         html = render_to_string(
             "evaluation/_leaderboard.html",
@@ -114,6 +125,7 @@ def leaderboard_fragment(
                     test_set=test_set, hidden=True
                 ).select_related("system"),
                 "comparison_pending": comparison_pending(test_set),
+                "corrections": CORRECTION_CHOICES,
             },
         )
         fragment = LeaderboardFragment(html=html, has_figure=bool(figure))

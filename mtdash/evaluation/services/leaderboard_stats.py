@@ -1,12 +1,57 @@
 """What the comparison job stored, as the leaderboard reads it: each
-output's interval, significance cluster and rank range per column, how each
-column was compared, and the human columns (WMT means and z-scores)."""
+output's interval, significance cluster and rank range per column under the
+chosen test and correction for multiple comparisons, how each column was
+compared, and the human columns (WMT means and z-scores, their intervals and
+clusters).
+
+Every figure is named by its test: intervals are two-sided percentile
+bootstrap intervals; both paired tests (and the human columns' randomisation
+test) are two-sided; clusters respect the p-values adjusted by the chosen
+correction (Holm by default) over all pairs of the column.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from mtdash.evaluation.models import MetricComparison
+from scoring.stats import CORRECTION_LABELS, CORRECTIONS, DEFAULT_CORRECTION
+
+SIDED = "two-sided"
+TEST_LABELS = {
+    "bootstrap": "paired bootstrap resampling",
+    "ar": "paired approximate randomisation",
+}
+HUMAN_TEST = (
+    "paired approximate randomisation over the segments judged for both systems"
+)
+
+
+def chosen_correction(value: str | None) -> str:
+    """The correction a request asks for (``?correction=``), else Holm."""
+    return value if value in CORRECTIONS else DEFAULT_CORRECTION
+
+
+def correction_text(correction: str) -> str:
+    """``Holm-adjusted``, ``Bonferroni-adjusted`` or ``uncorrected``, for
+    legends: what the p-values behind the clusters are."""
+    if correction == "none":
+        return "uncorrected"
+    return f"{CORRECTION_LABELS[correction]}-adjusted"
+
+
+def stored_p_values(matrices: dict, key: str, correction: str) -> list | None:
+    """The stored ``(S, S)`` matrix ``key`` (``bootstrap_p`` or ``ar_p``)
+    adjusted by ``correction``; None if not stored (an older comparison)."""
+    if correction == "none":
+        return matrices.get(key)
+    return matrices.get("adjusted", {}).get(correction, {}).get(key)
+
+
+def stored_cluster(entry: dict, test: str, correction: str) -> list | None:
+    """``[cluster, first rank, last rank]`` of one output, or None if the
+    comparison was stored before clusters were kept per correction."""
+    return entry.get("clusters", {}).get(test, {}).get(correction)
 
 
 @dataclass(frozen=True)
@@ -39,6 +84,27 @@ class ColumnComparison:
     alpha: float
     n_systems: int
     comparison_id: int
+    correction: str = DEFAULT_CORRECTION  # of the p-values behind the clusters
+
+    @property
+    def test_label(self) -> str:
+        return TEST_LABELS[self.test]
+
+    @property
+    def correction_label(self) -> str:
+        return CORRECTION_LABELS[self.correction]
+
+    @property
+    def correction_text(self) -> str:
+        return correction_text(self.correction)
+
+    @property
+    def n_pairs(self) -> int:
+        return self.n_systems * (self.n_systems - 1) // 2
+
+    @property
+    def sided(self) -> str:
+        return SIDED
 
 
 @dataclass(frozen=True)
@@ -51,6 +117,19 @@ class HumanValue:
     high: float | None
     judged_segments: int
     judgments: int
+    # Significance cluster of z (1 = best) and the ranks it shares, under the
+    # column's correction; None where not computed (one system, older data).
+    cluster: int | None = None
+    first_rank: int | None = None
+    last_rank: int | None = None
+
+    @property
+    def rank_range(self) -> str:
+        if self.first_rank is None:
+            return ""
+        if self.first_rank == self.last_rank:
+            return str(self.first_rank)
+        return f"{self.first_rank}–{self.last_rank}"
 
 
 @dataclass(frozen=True)
@@ -59,14 +138,33 @@ class HumanColumn:
     values: dict[int, HumanValue]  # by output id
     n_samples: int
     seed: int
+    n_trials: int = 0  # randomisation trials behind the clusters (0: none)
+    confidence: float = 0.95
+    alpha: float = 0.05
+    correction: str = DEFAULT_CORRECTION
+    comparison_id: int | None = None
+    test: str = HUMAN_TEST
+
+    @property
+    def correction_text(self) -> str:
+        return correction_text(self.correction)
+
+    @property
+    def has_clusters(self) -> bool:
+        return any(value.cluster is not None for value in self.values.values())
 
 
 def read_significance(
-    stored: list[MetricComparison], scores: dict[int, dict[str, float]], test: str
+    stored: list[MetricComparison],
+    scores: dict[int, dict[str, float]],
+    test: str,
+    correction: str = DEFAULT_CORRECTION,
 ) -> tuple[dict[int, dict[str, Significance]], dict[str, ColumnComparison]]:
-    """Each output's interval and cluster per column, from the stored
-    comparisons; a score that changed since (a rescore the worker has not
-    compared yet) gets none, so the page says it is pending."""
+    """Each output's interval and cluster per column under ``test`` and
+    ``correction``, from the stored comparisons; a score that changed since
+    (a rescore the worker has not compared yet), or a comparison stored
+    before clusters were kept per correction, gets none, so the page says it
+    is pending."""
     by_output: dict[int, dict[str, Significance]] = {}
     comparisons: dict[str, ColumnComparison] = {}
     for comparison in stored:
@@ -82,19 +180,22 @@ def read_significance(
             alpha=comparison.alpha,
             n_systems=len(comparison.output_ids),
             comparison_id=comparison.pk,
+            correction=correction,
         )
         for output_key, entry in comparison.summary.items():
             output_id = int(output_key)
             current = scores.get(output_id, {}).get(comparison.column)
             if current is None or not _same(current, entry.get("score")):
                 continue
-            first, last = entry[f"{key}_rank"]
+            cluster = stored_cluster(entry, key, correction)
+            if cluster is None:
+                continue
             by_output.setdefault(output_id, {})[comparison.column] = Significance(
                 low=entry.get("low"),
                 high=entry.get("high"),
-                cluster=entry[f"{key}_cluster"],
-                first_rank=first,
-                last_rank=last,
+                cluster=cluster[0],
+                first_rank=cluster[1],
+                last_rank=cluster[2],
             )
     return by_output, comparisons
 
@@ -103,25 +204,38 @@ def _same(a: float, b: float | None) -> bool:
     return b is not None and abs(a - b) <= 1e-9 * max(1.0, abs(a))
 
 
-def read_human_columns(stored: list[MetricComparison]) -> tuple[HumanColumn, ...]:
+def read_human_columns(
+    stored: list[MetricComparison], correction: str = DEFAULT_CORRECTION
+) -> tuple[HumanColumn, ...]:
     columns = []
     for comparison in stored:
         if comparison.kind != MetricComparison.Kind.HUMAN:
             continue
-        values = {
-            int(output_id): HumanValue(
+        values = {}
+        for output_id, entry in comparison.summary.items():
+            cluster = stored_cluster(entry, "ar", correction) or [None] * 3
+            values[int(output_id)] = HumanValue(
                 mean=entry["score"],
                 z=entry["z"],
                 low=entry.get("low"),
                 high=entry.get("high"),
                 judged_segments=entry["judged_segments"],
                 judgments=entry["judgments"],
+                cluster=cluster[0],
+                first_rank=cluster[1],
+                last_rank=cluster[2],
             )
-            for output_id, entry in comparison.summary.items()
-        }
         columns.append(
             HumanColumn(
-                comparison.column, values, comparison.n_samples, comparison.seed
+                comparison.column,
+                values,
+                comparison.n_samples,
+                comparison.seed,
+                n_trials=comparison.n_trials,
+                confidence=comparison.confidence,
+                alpha=comparison.alpha,
+                correction=correction,
+                comparison_id=comparison.pk,
             )
         )
     return tuple(sorted(columns, key=lambda column: column.criterion))

@@ -1,4 +1,9 @@
-"""The p-value matrix of one leaderboard column, read from its stored comparison."""
+"""The p-value matrix of one leaderboard column, read from its stored comparison.
+
+Cells show the two-sided p-value of each pair adjusted by the chosen
+correction over all pairs of the column (Holm by default, as the leaderboard's
+clusters), with the raw p-value beside it when a correction applies.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,15 @@ from dataclasses import dataclass
 
 from mtdash.evaluation.models import MetricComparison, SystemOutput, TestSet
 from mtdash.evaluation.services.leaderboard import metric_decimals
+from mtdash.evaluation.services.leaderboard_stats import (
+    SIDED,
+    TEST_LABELS,
+    chosen_correction,
+    correction_text,
+    stored_cluster,
+    stored_p_values,
+)
+from scoring.stats import CORRECTION_LABELS
 
 
 @dataclass(frozen=True)
@@ -16,10 +30,17 @@ class PValueRow:
     low: float | None
     high: float | None
     rank_range: str
-    # p-value against each system of the matrix (None on the diagonal), and
-    # the share of bootstrap resamples in which this system beat the other.
+    # p-value against each system of the matrix (None on the diagonal),
+    # adjusted by the matrix's correction, the raw one, and the share of
+    # bootstrap resamples in which this system beat the other.
     p_values: tuple[float | None, ...]
     wins: tuple[float | None, ...]
+    raw_p_values: tuple[float | None, ...] = ()
+
+    @property
+    def cells(self) -> list[tuple[float | None, float | None, float | None]]:
+        """(p-value, wins, raw p-value) against each system, for templates."""
+        return list(zip(self.p_values, self.wins, self.raw_p_values, strict=True))
 
 
 @dataclass(frozen=True)
@@ -34,17 +55,46 @@ class PValueMatrix:
     n_trials: int
     signature: str
     rows: tuple[PValueRow, ...]  # best first
+    correction: str = "holm"
+    # False for a comparison stored before p-values were adjusted: its
+    # matrix is shown raw and says so.
+    adjusted: bool = True
 
     @property
     def systems(self) -> tuple[str, ...]:
         return tuple(row.system for row in self.rows)
 
+    @property
+    def test_label(self) -> str:
+        return TEST_LABELS[self.test]
+
+    @property
+    def sided(self) -> str:
+        return SIDED
+
+    @property
+    def correction_label(self) -> str:
+        return CORRECTION_LABELS[self.correction]
+
+    @property
+    def correction_text(self) -> str:
+        return correction_text(self.correction)
+
+    @property
+    def n_pairs(self) -> int:
+        return len(self.rows) * (len(self.rows) - 1) // 2
+
 
 def pvalue_matrix(
-    test_set: TestSet, column: str | None, test: str = "bootstrap"
+    test_set: TestSet,
+    column: str | None,
+    test: str = "bootstrap",
+    correction: str | None = None,
 ) -> PValueMatrix | None:
-    """The matrix of ``column`` (default: BLEU, else the first computed), or
-    None if no comparison of that column is stored yet."""
+    """The matrix of ``column`` (default: BLEU, else the first computed)
+    under ``test`` and ``correction`` (default Holm), or None if no
+    comparison of that column is stored yet."""
+    correction = chosen_correction(correction)
     comparisons = MetricComparison.objects.filter(test_set=test_set).exclude(
         kind=MetricComparison.Kind.HUMAN
     )
@@ -61,7 +111,11 @@ def pvalue_matrix(
             "pk", "system__name"
         )
     )
-    matrix = comparison.matrices[f"{test}_p"]
+    raw = comparison.matrices[f"{test}_p"]
+    matrix = stored_p_values(comparison.matrices, f"{test}_p", correction)
+    adjusted = matrix is not None
+    if matrix is None:  # stored before p-values were adjusted
+        matrix = raw
     wins = comparison.matrices["bootstrap_wins"]
     order = sorted(
         range(len(comparison.output_ids)),
@@ -72,7 +126,8 @@ def pvalue_matrix(
     for i in order:
         output_id = comparison.output_ids[i]
         entry = comparison.summary[str(output_id)]
-        first, last = entry[f"{test}_rank"]
+        cluster = stored_cluster(entry, test, correction)
+        first, last = cluster[1:] if cluster else (None, None)
         rows.append(
             PValueRow(
                 system=names.get(output_id, f"output {output_id}"),
@@ -80,9 +135,10 @@ def pvalue_matrix(
                 score=entry["score"],
                 low=entry.get("low"),
                 high=entry.get("high"),
-                rank_range=str(first) if first == last else f"{first}–{last}",
+                rank_range=_rank_range(first, last),
                 p_values=tuple(matrix[i][j] for j in order),
                 wins=tuple(wins[i][j] for j in order),
+                raw_p_values=tuple(raw[i][j] for j in order),
             )
         )
     return PValueMatrix(
@@ -96,7 +152,15 @@ def pvalue_matrix(
         n_trials=comparison.n_trials,
         signature=comparison.signature,
         rows=tuple(rows),
+        correction=correction,
+        adjusted=adjusted,
     )
+
+
+def _rank_range(first: int | None, last: int | None) -> str:
+    if first is None:
+        return "–"  # stored before clusters were kept per correction
+    return str(first) if first == last else f"{first}–{last}"
 
 
 def compared_columns(test_set: TestSet) -> list[str]:
