@@ -127,7 +127,8 @@ def _caption(leaderboard: Leaderboard) -> str:
             else "paired bootstrap resampling"
         )
         text += (
-            f" Superscripts: significance clusters ({test}, p < {comparison.alpha:g},"
+            f" Superscripts: significance clusters ({test}, two-sided,"
+            f" {comparison.correction_text} p < {comparison.alpha:g} over all pairs,"
             f" {comparison.n_samples} bootstrap resamples, seed {comparison.seed});"
             " rules separate the clusters of the ranked metric, whose systems"
             " share the rank range shown."

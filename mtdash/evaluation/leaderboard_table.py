@@ -56,6 +56,8 @@ SIGNATURE_HEADER = [
     "ar_trials",
     "confidence",
     "alpha",
+    "sided",  # of the tests behind the clusters (and of the intervals)
+    "correction",  # of the all-pairs p-values the clusters respect
 ]
 
 
@@ -73,9 +75,11 @@ def signature_rows(leaderboard: Leaderboard) -> list[list[Cell]]:
                 comparison.n_trials,
                 comparison.confidence,
                 comparison.alpha,
+                comparison.sided,
+                comparison.correction,
             ]
             if comparison
-            else [None] * 6
+            else [None] * 8
         )
         for signature in column.signatures:
             rows.append(

@@ -9,9 +9,11 @@ statistics job stored, for every test and correction.
 
 from __future__ import annotations
 
+import io
 from itertools import combinations
 
 import numpy as np
+import pandas as pd
 import pytest
 from django.urls import reverse
 
@@ -241,3 +243,16 @@ def test_a_comparison_stored_before_corrections_shows_no_clusters(compared) -> N
     board = build_leaderboard(compared, rank_by="chrf")
     cells = [cells[0] for _row, cells in board.display_rows()]
     assert all(cell.significance is None and cell.pending for cell in cells)
+
+
+def test_the_exports_name_the_correction_and_the_sides(client, owner, compared) -> None:
+    client.login(username=owner.username, password=PASSWORD)
+    base = compared.get_absolute_url()
+    text = client.get(
+        base + "leaderboard.signatures.csv", {"correction": "bonferroni"}
+    ).content.decode()
+    frame = pd.read_csv(io.StringIO(text), comment="#")
+    chrf = frame[frame["metric"] == "chrf"].iloc[0]
+    assert (chrf["sided"], chrf["correction"]) == ("two-sided", "bonferroni")
+    latex = client.get(base + "leaderboard.tex").content.decode()
+    assert "two-sided, Holm-adjusted p < 0.05 over all pairs" in latex
