@@ -171,9 +171,8 @@ def icc_agreement(
     note = None
     if rated > n or ratings.n_judges > k:
         note = (
-            f"the {k} judges who rated most items together, on their {n} "
-            f"shared items of the {rated} items rated twice or more (a two-way "
-            f"ICC needs every item rated by the same judges)"
+            f"{n} of {rated} items: those rated by the same {k} judges, the "
+            f"largest complete table (a two-way ICC needs one set of judges)"
         )
     estimates = []
     for method, value in (("icc-a1", single[0]), ("icc-ak", average[0])):

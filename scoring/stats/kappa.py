@@ -168,8 +168,8 @@ def fleiss_agreement(
     note = None
     if rated > len(kept):
         note = (
-            f"items rated by {m} judges: {len(kept)} of the {rated} items rated "
-            f"twice or more (Fleiss' κ needs the same number of raters per item)"
+            f"{len(kept)} of {rated} items: those rated by {m} judges (Fleiss' κ "
+            f"needs the same number of raters per item)"
         )
     return AgreementEstimate(
         method="fleiss",
