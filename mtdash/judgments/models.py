@@ -16,7 +16,21 @@ from mtdash.evaluation.models import SystemOutput, TestSet
 
 class Criterion(models.Model):
     """What judges rated on a test set (adequacy, fluency, DA, MQM...) and the
-    range its values must lie in (``None``: unbounded on that side)."""
+    range its values must lie in (``None``: unbounded on that side).
+
+    ``scale`` says what a value is: a judge's rating (``raw``: aggregated as
+    raw means and as means of per-judge z-scores), a z-score its file
+    already carries (``z``: WMT's own, aggregated as given and labelled
+    "WMT z"), or a per-segment mean of judges the file does not name
+    (``mean``: WMT's raw DA of a segment, aggregated as given). ``left_out`` lists the sources (imports, campaigns) whose
+    judgments of this criterion the aggregates do not read: a campaign's
+    ratings never join imported judgments unless the user says so.
+    """
+
+    class Scale(models.TextChoices):
+        RAW = "raw", "judges' values (standardised per judge)"
+        Z = "z", "z-scores as given in the file (WMT z)"
+        MEAN = "mean", "per-segment means as given in the file"
 
     test_set = models.ForeignKey(
         TestSet, on_delete=models.CASCADE, related_name="criteria"
@@ -25,6 +39,10 @@ class Criterion(models.Model):
     minimum = models.FloatField(null=True, blank=True)
     maximum = models.FloatField(null=True, blank=True)
     higher_is_better = models.BooleanField(default=True)
+    scale = models.CharField(max_length=4, choices=Scale, default=Scale.RAW)
+    left_out = models.ManyToManyField(
+        "JudgmentImport", blank=True, related_name="left_out_of"
+    )
 
     class Meta:
         ordering = ["name"]
@@ -49,6 +67,17 @@ class Criterion(models.Model):
         if low is not None:
             return f"≥ {low:g}"
         return "any value"
+
+    @property
+    def as_given(self) -> bool:
+        """Aggregated as given: never standardised per judge."""
+        return self.scale != self.Scale.RAW
+
+    @property
+    def score_label(self) -> str:
+        """What its system score is: "mean z" (of per-judge z-scores),
+        "WMT z" or "raw mean" (as the file gives them)."""
+        return {"raw": "mean z", "z": "WMT z", "mean": "raw mean"}[self.scale]
 
     def admits(self, value: float) -> bool:
         return (self.minimum is None or value >= self.minimum) and (
@@ -79,6 +108,16 @@ class JudgmentImport(models.Model):
 
     def __str__(self) -> str:
         return f"{self.file_name} ({self.n_judgments} judgments)"
+
+    @property
+    def is_campaign(self) -> bool:
+        return self.layout == "campaign"
+
+    @property
+    def source_label(self) -> str:
+        """How pages name the source: the file, or "campaign <name>" (a
+        campaign's batch is named so)."""
+        return self.file_name
 
 
 class Judgment(models.Model):

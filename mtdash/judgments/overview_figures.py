@@ -9,12 +9,19 @@ from mtdash.judgments.services.overview import CriterionAggregates
 
 
 def system_figure(aggregates: CriterionAggregates) -> dict:
-    """Dot plot: each system's mean per-judge z (x), best at the top; the
-    raw mean in the hover text. Plotly's basic bundle (scatter)."""
+    """Dot plot: each system's mean per-judge z (x; WMT's z or raw mean as
+    given for such a criterion), best at the top; the raw mean in the hover
+    text. Plotly's basic bundle (scatter)."""
     systems = list(reversed(aggregates.systems))  # Plotly draws y bottom-up
     values = [s.z_mean for s in systems if math.isfinite(s.z_mean)] or [0.0]
     low, high = min(values + [0.0]), max(values + [0.0])  # zero always shown
     pad = 0.12 * (high - low) or 0.5
+    label = aggregates.score_label
+    title = {
+        "mean z": "mean of per-judge z-scores",
+        "WMT z": "WMT z (as given in the file)",
+        "raw mean": "raw mean (as given in the file)",
+    }[label]
     return {
         "data": [
             {
@@ -28,8 +35,9 @@ def system_figure(aggregates: CriterionAggregates) -> dict:
                     f"{s.n_judges} judges"
                     for s in systems
                 ],
-                "hovertemplate": "%{y}: z %{x:.3f}<br>%{text}<extra></extra>",
-                "name": "mean z",
+                "hovertemplate": f"%{{y}}: {label} %{{x:.3f}}<br>%{{text}}"
+                "<extra></extra>",
+                "name": label,
             }
         ],
         "layout": {
@@ -37,7 +45,7 @@ def system_figure(aggregates: CriterionAggregates) -> dict:
             "margin": {"l": 10, "r": 20, "t": 30, "b": 45},
             "xaxis": {
                 "range": [low - pad, high + pad],
-                "title": {"text": f"{aggregates.name}: mean of per-judge z-scores"},
+                "title": {"text": f"{aggregates.name}: {title}"},
                 "zeroline": True,
                 "zerolinecolor": "#9aa4b2",
             },

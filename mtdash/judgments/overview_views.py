@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
 
 from mtdash.evaluation import access
+from mtdash.evaluation.services.comparisons import request_comparison
+from mtdash.judgments.models import Criterion
 from mtdash.judgments.overview_figures import system_figure
 from mtdash.judgments.services import disagreements as explorer
 from mtdash.judgments.services.agreement import agreement_summary
@@ -19,6 +22,7 @@ from mtdash.judgments.services.overview import (
     systems_csv_text,
 )
 from mtdash.judgments.services.overview_store import all_aggregates
+from mtdash.judgments.services.sources import choose_sources, criterion_sources
 
 
 @login_required
@@ -39,8 +43,27 @@ def judgments_overview(request, pk: int):
         ],
         "segments": chosen and segment_page(chosen, _page(request)),
         "agreement": agreement_summary(test_set),
+        "sources": [
+            (criterion, criterion_sources(criterion))
+            for criterion in test_set.criteria.order_by("name")
+        ],
     }
     return render(request, "judgments/overview.html", context)
+
+
+@login_required
+@require_POST
+def judgments_sources(request, pk: int, criterion_id: int):
+    """Use the ticked sources (imports, campaigns) for one criterion."""
+    test_set = access.get_test_set(request.user, pk)
+    criterion = get_object_or_404(Criterion, pk=criterion_id, test_set=test_set)
+    chosen = {int(v) for v in request.POST.getlist("source") if v.isdigit()}
+    try:
+        choose_sources(criterion, chosen)
+    except ValueError:
+        return HttpResponse("unknown source", status=400)
+    request_comparison(test_set.pk)  # leaderboard human columns, correlations
+    return redirect(reverse("judgments_overview", args=[pk]) + "#sources")
 
 
 @login_required

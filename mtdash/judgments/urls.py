@@ -9,6 +9,11 @@ urlpatterns = [
         name="judgments_import",
     ),
     path(
+        "test-sets/<int:pk>/judgments/import/<str:token>/",
+        views.judgments_import_preview,
+        name="judgments_import_preview",
+    ),
+    path(
         "test-sets/<int:pk>/external-scores/import/",
         views.external_scores_import,
         name="external_scores_import",

@@ -20,6 +20,11 @@ urlpatterns = [
         overview_views.segments_csv,
         name="judgments_segments_csv",
     ),
+    path(
+        "test-sets/<int:pk>/judgments/sources/<int:criterion_id>/",
+        overview_views.judgments_sources,
+        name="judgments_sources",
+    ),
     # ?metric=<leaderboard column>&criterion=<name>&page=<n>
     path(
         "test-sets/<int:pk>/judgments/disagreements/",

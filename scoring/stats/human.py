@@ -18,6 +18,15 @@ Worked example (one judge, values 2, 4, 6: mean 4, sd 2)::
 A judge whose scores are all equal (or who made fewer than ``ddof + 1``
 judgments) carries no information about relative quality; their z-scores
 are 0.
+
+A criterion listed in ``Judgments.as_given`` is aggregated as given: its
+"standardised" values are its values. That is right for z-scores computed by
+whoever published the file (WMT's ``da_seg.tsv`` column ``z``, the ``score``
+of its ``ad-*-good-stnd.csv``) and for per-segment means of judges the file
+does not name (``da_seg.tsv`` column ``raw``): standardising them as one
+anonymous judge's would only rescale the file's means, and re-standardising
+each annotator over a subset of the items WMT standardised over would move
+WMT's figures.
 """
 
 from __future__ import annotations
@@ -53,9 +62,17 @@ def zscores(values: np.ndarray, groups: np.ndarray, ddof: int = 1) -> np.ndarray
 
 
 def standardise_per_judge(judgments: Judgments, ddof: int = 1) -> np.ndarray:
-    """Per-judge z-scores of every judgment, per criterion: ``(J,)``."""
+    """Per-judge z-scores of every judgment, per criterion: ``(J,)``; the
+    values as given for a criterion of ``judgments.as_given``."""
     groups = judgments.judge_ids * len(judgments.criteria) + judgments.criterion_ids
-    return zscores(judgments.values, groups, ddof)
+    standardised = zscores(judgments.values, groups, ddof)
+    given = [
+        i for i, name in enumerate(judgments.criteria) if name in judgments.as_given
+    ]
+    if not given:
+        return standardised
+    as_given = np.isin(judgments.criterion_ids, given)
+    return np.where(as_given, judgments.values, standardised)
 
 
 @dataclass(frozen=True, eq=False)
@@ -74,6 +91,7 @@ class HumanScores:
     judgment_counts: np.ndarray  # (S, G) int64
     system_scores: np.ndarray  # (S,) float64, mean of the judged segments
     judged_segments: np.ndarray  # (S,) int64
+    as_given: bool = False  # never standardised per judge (Judgments.as_given)
 
     def __post_init__(self) -> None:
         freeze_arrays(self)
@@ -87,6 +105,7 @@ class HumanScores:
         return {
             "criterion": self.criterion,
             "standardised": self.standardised,
+            "as_given": self.as_given,
             "systems": {
                 name: {"score": json_safe(score), "judged_segments": int(count)}
                 for name, score, count in zip(
@@ -134,6 +153,7 @@ def human_scores(
         judgment_counts=counts.astype(np.int64),
         system_scores=system_scores,
         judged_segments=judged.astype(np.int64),
+        as_given=criterion in judgments.as_given,
     )
 
 

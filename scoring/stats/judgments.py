@@ -67,6 +67,9 @@ class Judgments:
     lines: np.ndarray  # (J,) int64, line of each judgment in its file
     skipped: int = 0  # rows without a value (not judged)
     source: str = ""
+    # Criteria aggregated as given, never standardised per judge: values that
+    # are z-scores already (WMT's own), or per-segment means of unnamed judges.
+    as_given: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         freeze_arrays(self)

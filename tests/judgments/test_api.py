@@ -73,6 +73,9 @@ def test_judgments_answer_201_with_counts_per_criterion_and_system(team, owner):
         "judgments",
         "skipped",
         "counts",
+        "human_rows_skipped",
+        "segment_order",
+        "left_out_of",
     }
 
 
@@ -172,4 +175,93 @@ def test_another_teams_test_set_is_a_404(toy, outsider, url):
 def test_anonymous_requests_are_refused(toy, url):
     response = api(None).post(url(toy), {"file": upload("f.csv", JUDGMENTS)})
     assert response.status_code in (401, 403)
+    assert Judgment.objects.count() == 0
+
+
+WMT22 = "system\tda_sys_id\tseg_id\traw\tz\tn_judgments\n"
+
+
+def test_a_dry_run_answers_200_with_the_preview_and_stores_nothing(toy, owner):
+    content = WMT22 + "sys-a\tsys-a.1\t2\t80\t0.25\t1\nHUMAN-refB\tH.0\t1\t90\t0.5\t2\n"
+    response = api(owner).post(
+        judgments_url(toy),
+        {"file": upload("da_seg.tsv", content), "dry_run": "true"},
+        format="multipart",
+    )
+    assert response.status_code == 200
+    body = response.json()
+    assert Judgment.objects.count() == 0
+    assert body["dry_run"] is True and body["problem"] is None
+    assert body["layout"] == "wmt-da-seg"
+    assert body["mapping"]["segment"] == "column seg_id"
+    assert body["judgments"] == 2
+    assert body["human_rows_skipped"] == {"HUMAN-refB": 1}
+    assert body["systems"] == [
+        {
+            "system": "HUMAN-refB",
+            "rows": 1,
+            "matched": False,
+            "human": True,
+            "kept": False,
+        },
+        {"system": "sys-a", "rows": 1, "matched": True, "human": False, "kept": True},
+    ]
+    assert body["first_rows"][1] == {
+        "line": 2,
+        "segment": 2,
+        "test_set_line": 2,
+        "system": "sys-a",
+        "judge": "-",
+        "criterion": "da-z",
+        "value": 0.25,
+    }
+    # The same file, imported, skips the reference's rows as the preview said.
+    response = api(owner).post(
+        judgments_url(toy), {"file": upload("da_seg.tsv", content)}, format="multipart"
+    )
+    assert response.status_code == 201
+    assert response.json()["human_rows_skipped"] == {"HUMAN-refB": 1}
+    assert Judgment.objects.count() == 2
+
+
+def test_a_dry_run_names_the_problem_and_keeping_human_rows_is_refused_here(toy, owner):
+    content = WMT22 + "HUMAN-refB\tH.0\t1\t90\t0.5\t2\nsys-a\tsys-a.1\t2\t80\t0.25\t1\n"
+    fields = {"file": upload("da_seg.tsv", content), "human_rows": "keep"}
+    response = api(owner).post(
+        judgments_url(toy), {**fields, "dry_run": "1"}, format="multipart"
+    )
+    assert response.status_code == 200
+    assert response.json()["problem"] == {
+        "file": "da_seg.tsv",
+        "line": 2,
+        "message": "unknown system 'HUMAN-refB': the test set has outputs of sys-a",
+    }
+    fields["file"] = upload("da_seg.tsv", content)
+    response = api(owner).post(judgments_url(toy), fields, format="multipart")
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["line"] == 2
+    assert Judgment.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        (
+            {"human_rows": "maybe"},
+            "human_rows: human_rows must be one of auto, keep, skip",
+        ),
+        (
+            {"dry_run": "perhaps"},
+            "dry_run: dry_run must be true or false, not 'perhaps'",
+        ),
+    ],
+)
+def test_refused_judgment_options_answer_400(toy, owner, fields, message):
+    response = api(owner).post(
+        judgments_url(toy),
+        {"file": upload("j.csv", JUDGMENTS), **fields},
+        format="multipart",
+    )
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["message"].startswith(message)
     assert Judgment.objects.count() == 0

@@ -124,3 +124,41 @@ def test_import_scores_refuses_a_registered_name_and_a_missing_test_set(toy, tmp
         run("import_scores", "999999", str(path), "--metric", "m", "--description", "d")
     assert str(caught.value) == "no test set with id 999999"
     assert ExternalCorpusScore.objects.count() == 0
+
+
+def test_import_judgments_dry_run_prints_the_preview_and_stores_nothing(
+    team, owner, tmp_path
+):
+    systems = SYSTEMS["ru-en", "da_seg.tsv"]
+    test_set = wmt_test_set(team, owner, "ru-en", systems)
+    data, rows = human_file("ru-en", "da_seg.tsv", test_set.segments.count())
+    path = tmp_path / "da_seg.tsv"
+    path.write_bytes(data)
+    out, _ = run("import_judgments", str(test_set.pk), str(path), "--dry-run")
+    assert Judgment.objects.count() == 0
+    lines = out.splitlines()
+    assert lines[0] == (
+        "dry run: nothing stored; da_seg.tsv is WMT DA per segment (da_seg.tsv)"
+    )
+    assert "segment\t<- column seg_id(txt line, 1-based)" in lines
+    assert "criterion\t<- da from column raw; da-z from column z" in lines
+    for system in systems:
+        n = sum(1 for cells in rows if cells[0] == system)
+        assert f"system\t{system}\t{n} rows\tmatched" in lines
+    first = rows[0]
+    assert (
+        f"line 2\tsegment {first[2]} -> line {first[2]}\t{first[0]}\t-\tda-z\t"
+        f"{float(first[7]):g}" in lines
+    )
+    assert lines[-1] == f"would store {2 * len(rows)} judgments"
+
+
+def test_import_judgments_dry_run_fails_with_the_problem(toy, tmp_path):
+    path = tmp_path / "j.csv"
+    path.write_text("segment,system,judge,criterion,value\n1,sys-z,j1,adequacy,4\n")
+    with pytest.raises(CommandError) as caught:
+        run("import_judgments", str(toy.pk), str(path), "--dry-run")
+    assert str(caught.value) == (
+        "j.csv, line 2: unknown system 'sys-z': the test set has outputs of sys-a"
+    )
+    assert Judgment.objects.count() == 0

@@ -109,6 +109,9 @@ def test_it_imports_csv_and_tsv_with_the_documented_header(toy, owner):
         "judgments": 1,
         "skipped": 0,
         "counts": {"fluency": {"sys-a": 1}},
+        "human_rows_skipped": {},
+        "segment_order": "line",
+        "left_out_of": [],
     }
 
 
@@ -237,29 +240,30 @@ WMT_REFUSED = [
     (
         "system\tda_sys_id\tda_sid(sorted-doc order; NOT a txt line number)\traw\tz"
         "\tn_judgments\nsys-a\tsys-a.1\t1\t95\t0.69\t1\n",
-        "j.tsv, line 1: a WMT DA file in sorted-document order: its segment ids "
-        "count segments in WMT's sorted-document order, not lines of the test set, "
-        "so they cannot be matched to segments; use a file whose seg_id is the line "
-        "number (such as WMT21 ru-en human/da_seg.tsv)",
+        "j.tsv, line 1: its segment ids count segments in WMT's sorted-document "
+        "order (documents sorted by id), which needs the test set's document ids; "
+        "this test set has none (upload it as WMT XML/SGML with <doc docid>), or "
+        "choose line numbers if the ids are lines",
     ),
     (
         "HITId WorkerId Input.src Input.trg Input.item hit sys_id rid type sid score"
         " time\nX\tM1\tru\ten\tad\t1\tsys-a.4\t1\tSYSTEM\t37\t0.5\t479.0\n",
-        "j.tsv, line 1: a WMT DA file in sorted-document order: its segment ids "
-        "count segments in WMT's sorted-document order, not lines of the test set, "
-        "so they cannot be matched to segments; use a file whose seg_id is the line "
-        "number (such as WMT21 ru-en human/da_seg.tsv)",
+        "j.tsv, line 1: its segment ids count segments in WMT's sorted-document "
+        "order (documents sorted by id), which needs the test set's document ids; "
+        "this test set has none (upload it as WMT XML/SGML with <doc docid>), or "
+        "choose line numbers if the ids are lines",
     ),
     (
         "system\tda_sys_id\traw\tz\tn_after_qc\tn_all\nsys-a\tsys-a.4\t71.9\t0.1\t9\t9\n",
-        "j.tsv, line 1: system-level WMT DA scores (one row per system), not "
-        "judgments of segments; import a file with a row per segment",
+        "j.tsv, line 1: system-level WMT DA scores (one row per system, no segment "
+        "column), not judgments of segments; import a file with a row per segment "
+        "(such as WMT's da_seg.tsv)",
     ),
 ]
 
 
 @pytest.mark.parametrize(("content", "message"), WMT_REFUSED)
-def test_it_refuses_wmt_files_that_cannot_be_matched_to_lines(
+def test_it_refuses_wmt_files_it_cannot_match_to_this_test_sets_lines(
     toy, owner, content, message
 ):
     with pytest.raises(UploadProblem) as caught:
@@ -268,7 +272,9 @@ def test_it_refuses_wmt_files_that_cannot_be_matched_to_lines(
     assert stored() == (0, 0, 0)
 
 
-def test_the_real_unmapped_and_raw_wmt21_files_are_refused(toy, owner):
+def test_real_sorted_order_and_system_level_wmt21_files_are_refused_here(toy, owner):
+    # The toy test set has no document ids: sorted-document order cannot be
+    # mapped to its lines (test_wmt_layouts maps it where they exist).
     from tests.scoring.support.realdata import WMT21_DIR
 
     for path in [

@@ -34,28 +34,113 @@ def test_the_test_set_page_links_both_imports(client, owner, toy):
     assert reverse("external_scores_import", args=[toy.pk]) in html
 
 
-def test_judgments_import_shows_the_counts(client, owner, toy):
+@pytest.fixture(autouse=True)
+def artifacts(settings, tmp_path):
+    """Pending files in a folder of the test's own."""
+    settings.MTDASH_ARTIFACT_DIR = tmp_path / "artifacts"
+    return settings.MTDASH_ARTIFACT_DIR
+
+
+def preview_url(client, toy, content: str, name: str = "j.csv") -> str:
+    """Step 1: the file; returns the preview page's address."""
+    response = client.post(
+        reverse("judgments_import", args=[toy.pk]), {"file": upload(name, content)}
+    )
+    assert response.status_code == 302, response.content.decode()
+    return response["Location"]
+
+
+def test_judgments_import_previews_then_stores_on_confirmation(
+    client, owner, toy, artifacts
+):
     client.force_login(owner)
-    url = reverse("judgments_import", args=[toy.pk])
-    assert client.get(url).status_code == 200
-    response = client.post(url, {"file": upload("j.csv", JUDGMENTS)})
+    assert client.get(reverse("judgments_import", args=[toy.pk])).status_code == 200
+    url = preview_url(client, toy, JUDGMENTS)
+    html = client.get(url).content.decode()
+    assert Judgment.objects.count() == 0  # nothing stored by the preview
+    assert "<strong>3 judgments</strong> would be stored." in html
+    assert '<tr><th scope="row">segment</th><td>column segment</td></tr>' in html
+    assert '<tr><th scope="row">judge</th><td>column judge' in html
+    assert "<li>3 data rows read; 3 judgments to store</li>" in html
+    assert '<td>sys-a</td><td class="num">3</td><td>matched</td>' in html
+    assert (
+        '<td class="num">2</td><td class="num">1</td><td class="num">1</td>'
+        "<td>sys-a</td><td>j1</td><td>adequacy</td>" in html
+    )
+    assert len(list(artifacts.rglob("*"))) == 2  # the folder and the file
+
+    response = client.post(url, {"action": "import", "previewed": "auto|line"})
     html = response.content.decode()
-    assert response.status_code == 200
     assert "3 judgments imported" in html
     assert '<td>adequacy</td><td>sys-a</td><td class="num">2</td>' in html
     assert '<td>fluency</td><td>sys-a</td><td class="num">1</td>' in html
     assert Judgment.objects.count() == 3
+    assert [p for p in artifacts.rglob("*") if p.is_file()] == []
+    assert client.get(url).status_code == 404  # imported once, then forgotten
 
 
-def test_judgments_import_shows_the_problem_and_stores_nothing(client, owner, toy):
+def test_an_unknown_system_shows_in_the_preview_and_nothing_is_stored(
+    client, owner, toy
+):
     client.force_login(owner)
-    url = reverse("judgments_import", args=[toy.pk])
-    bad = JUDGMENTS + "1,sys-b,j1,adequacy,4\n"
-    html = client.post(url, {"file": upload("j.csv", bad)}).content.decode()
-    assert "Nothing was stored." in html
+    url = preview_url(client, toy, JUDGMENTS + "1,sys-b,j1,adequacy,4\n")
+    html = client.get(url).content.decode()
+    assert '<td>sys-b</td><td class="num">1</td><td><strong>no output' in html
     assert (
         "j.csv, line 5: unknown system &#x27;sys-b&#x27;: the test set has outputs "
         "of sys-a" in html
+    )
+    assert 'id="preview-import"' not in html
+    client.post(url, {"action": "import", "previewed": "auto|line"})
+    assert Judgment.objects.count() == 0
+
+
+def test_an_unreadable_file_is_refused_at_once(client, owner, toy):
+    client.force_login(owner)
+    url = reverse("judgments_import", args=[toy.pk])
+    bad = JUDGMENTS + "3,sys-a,j1,adequacy,good\n"
+    response = client.post(url, {"file": upload("j.csv", bad)})
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "Nothing was stored." in html
+    assert "j.csv, line 5: value &#x27;good&#x27; is not a number" in html
+    assert Judgment.objects.count() == 0
+
+
+def test_import_after_changing_an_option_shows_the_new_preview_first(
+    client, owner, toy
+):
+    client.force_login(owner)
+    url = preview_url(client, toy, JUDGMENTS)
+    response = client.post(
+        url, {"action": "import", "human_rows": "skip", "previewed": "auto|line"}
+    )
+    assert 'value="skip|line"' in response.content.decode()
+    assert Judgment.objects.count() == 0
+    client.post(
+        url, {"action": "import", "human_rows": "skip", "previewed": "skip|line"}
+    )
+    assert Judgment.objects.count() == 3
+
+
+def test_cancel_forgets_the_file(client, owner, toy, artifacts):
+    client.force_login(owner)
+    url = preview_url(client, toy, JUDGMENTS)
+    response = client.post(url, {"action": "cancel"})
+    assert response.status_code == 302
+    assert response["Location"] == reverse("judgments_import", args=[toy.pk])
+    assert [p for p in artifacts.rglob("*") if p.is_file()] == []
+    assert client.get(url).status_code == 404
+
+
+def test_only_the_uploader_sees_a_pending_file(client, owner, member, toy):
+    client.force_login(owner)
+    url = preview_url(client, toy, JUDGMENTS)
+    client.force_login(member)  # same team, another session
+    assert client.get(url).status_code == 404
+    assert (
+        client.post(url, {"action": "import", "previewed": "auto|line"}).status_code
+        == 404
     )
     assert Judgment.objects.count() == 0
 

@@ -194,9 +194,11 @@ def test_the_import_page_links_the_judgments_page(client, owner, judged):
     client.force_login(owner)
     text = "segment,system,judge,criterion,value\n2,beta,j9,adequacy,1\n"
     upload = SimpleUploadedFile("more.csv", text.encode(), content_type="text/csv")
-    html = client.post(
+    preview = client.post(
         reverse("judgments_import", args=[judged.pk]), {"file": upload}
-    ).content.decode()
+    )["Location"]
+    confirm = {"action": "import", "previewed": "auto|line"}
+    html = client.post(preview, confirm).content.decode()
     assert "1 judgments imported" in html
     assert 'id="see-judgments"' in html
     assert reverse("judgments_overview", args=[judged.pk]) in html

@@ -34,6 +34,7 @@ from mtdash.judgments.services.campaign_sampling import (
     plan_campaign,
 )
 from mtdash.judgments.services.judgments import KNOWN_CRITERIA
+from mtdash.judgments.services.sources import keep_apart
 
 CAMPAIGN_LAYOUT = "campaign"
 
@@ -117,6 +118,10 @@ def create_campaign(test_set: TestSet, user, settings: CampaignSettings) -> Camp
     )
     campaign.outputs.set(outputs)
     campaign.criteria.set(criteria.values())
+    for criterion in criteria.values():
+        # Its ratings do not join imported judgments of the same criterion
+        # unless the user chooses both sources (judgments page).
+        keep_apart(criterion, batch)
     campaign.judges.set(judges.values())
     items = CampaignItem.objects.bulk_create(
         CampaignItem(campaign=campaign, output_id=o, index=i) for o, i in plan.items

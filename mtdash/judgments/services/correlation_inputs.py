@@ -27,6 +27,8 @@ from mtdash.judgments.models import (
     ExternalSegmentScore,
     Judgment,
 )
+from mtdash.judgments.services.reading import as_given_criteria
+from mtdash.judgments.services.sources import in_use
 from scoring import MetricError, get_metric
 from scoring import __version__ as SCORING_VERSION
 from scoring.stats import Judgments, MetricScores
@@ -164,10 +166,11 @@ def with_sentence_scores(scores: MetricScores) -> MetricScores:
 
 
 def visible_judgments(test_set: TestSet, visible: dict[int, str]) -> Judgments:
-    """The visible outputs' judgments, as :func:`scoring.stats.read_judgments`
-    would read them from a file listing them in stored order."""
+    """The visible outputs' judgments from the sources in use, as
+    :func:`scoring.stats.read_judgments` would read them from a file listing
+    them in stored order."""
     rows = (
-        Judgment.objects.filter(output_id__in=list(visible))
+        in_use(Judgment.objects.filter(output_id__in=list(visible)))
         .order_by("pk")
         .values_list("index", "output_id", "judge", "criterion__name", "value")
     )
@@ -197,6 +200,7 @@ def visible_judgments(test_set: TestSet, visible: dict[int, str]) -> Judgments:
         values=array[:, 4],
         lines=array[:, 5].astype(np.int64),
         source=test_set.name,
+        as_given=as_given_criteria(test_set),
     )
 
 
@@ -213,9 +217,8 @@ def inputs_digest(test_set: TestSet, visible: dict[int, str], settings) -> str:
             metric__test_set=test_set, output_id__in=list(visible)
         ).values_list("pk", "imported_at", "metric__name", "metric__higher_is_better")
     )
-    judgments = Judgment.objects.filter(output_id__in=list(visible)).aggregate(
-        n=Count("pk"), total=Sum("value"), last=Max("pk")
-    )
+    judgments = in_use(Judgment.objects.filter(output_id__in=list(visible)))
+    judgments = judgments.aggregate(n=Count("pk"), total=Sum("value"), last=Max("pk"))
     parts = (
         sorted(visible.items()),
         sorted(columns),

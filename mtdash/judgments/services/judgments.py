@@ -6,10 +6,19 @@ test set (known system, segment in range, value in its criterion's range,
 not judged twice by the same judge) in line order, and the first problem is
 raised naming the file and line. Only a file without problems is stored, in
 one transaction.
+
+:func:`preview_judgments` reads and checks the file the same way and stores
+nothing: the column mapping, the counts, the systems matched or not, the
+first rows and the first problem, for the browser's preview page and the
+API's and command's dry runs. Rows of ``HUMAN-*`` systems (references WMT
+judged as systems) are kept or skipped as the user chooses
+(:class:`ImportOptions`).
 """
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -25,7 +34,13 @@ from mtdash.judgments.services.common import (
     check_data_size,
     problem_from,
 )
-from mtdash.judgments.services.layouts import detect_layout
+from mtdash.judgments.services.layouts import (
+    LINE,
+    SEGMENT_ORDERS,
+    detect_layout,
+    tabbed_header,
+)
+from mtdash.judgments.services.sources import criterion_sources, keep_apart
 from scoring import InputFileError
 from scoring.stats import parse_judgments
 
@@ -48,6 +63,45 @@ _CRITERION_CHARS = Criterion._meta.get_field("name").max_length
 
 
 @dataclass(frozen=True)
+class ImportOptions:
+    """The user's choices for one file (the preview page, ``human_rows`` and
+    ``segment_order`` of the API, the command's options).
+
+    ``human_rows``: what to do with rows of ``HUMAN`` / ``HUMAN-*`` systems
+    (reference translations WMT judged as systems): ``keep`` (each needs an
+    output of that name), ``skip``, or ``auto`` (keep them when the test set
+    has outputs of those names, else skip them). ``segment_order``: ``line``,
+    ``sorted-document`` or ``""`` for the layout's default.
+    """
+
+    human_rows: str = "auto"
+    segment_order: str = ""
+
+    def __post_init__(self) -> None:
+        if self.human_rows not in HUMAN_ROWS:
+            raise ValueError(
+                f"human_rows must be one of {', '.join(HUMAN_ROWS)}, "
+                f"not {self.human_rows!r}"
+            )
+        if self.segment_order not in ("", *SEGMENT_ORDERS):
+            raise ValueError(
+                f"segment_order must be one of {', '.join(SEGMENT_ORDERS)}, "
+                f"not {self.segment_order!r}"
+            )
+
+
+HUMAN_ROWS = ("auto", "keep", "skip")
+_HUMAN = re.compile(r"HUMAN(?:$|[-_.])")
+_SUFFIX = re.compile(r"\.[0-9]+$")
+_PREVIEW_ROWS = 10
+
+
+def is_human_system(name: str) -> bool:
+    """``HUMAN``, ``HUMAN-refB``...: a reference translation judged as a system."""
+    return bool(_HUMAN.match(name))
+
+
+@dataclass(frozen=True)
 class JudgmentImportResult:
     import_id: int
     file_name: str
@@ -55,6 +109,11 @@ class JudgmentImportResult:
     n_judgments: int
     n_skipped: int  # rows without a value (a segment that was not judged)
     counts: dict[str, dict[str, int]] = field(default_factory=dict)  # crit -> sys
+    human_skipped: dict[str, int] = field(default_factory=dict)  # system -> rows
+    segment_order: str = LINE
+    # Criteria this import does not feed yet: their judgments in use come
+    # from a campaign (sources never merge silently; the user chooses).
+    left_out: tuple[str, ...] = ()
 
     def to_dict(self) -> dict:
         return {
@@ -64,6 +123,9 @@ class JudgmentImportResult:
             "judgments": self.n_judgments,
             "skipped": self.n_skipped,
             "counts": self.counts,
+            "human_rows_skipped": self.human_skipped,
+            "segment_order": self.segment_order,
+            "left_out_of": list(self.left_out),
         }
 
 
@@ -78,62 +140,398 @@ class _Row:
     value: float
 
 
+@dataclass(frozen=True)
+class PreviewRow:
+    line: int  # in the file
+    segment: int  # the file's segment id
+    test_set_line: int | None  # the segment it names (None: not in the test set)
+    system: str
+    judge: str
+    criterion: str
+    value: float
+
+    def to_dict(self) -> dict:
+        return {
+            "line": self.line,
+            "segment": self.segment,
+            "test_set_line": self.test_set_line,
+            "system": self.system,
+            "judge": self.judge,
+            "criterion": self.criterion,
+            "value": self.value,
+        }
+
+
+@dataclass(frozen=True)
+class SystemInFile:
+    name: str
+    rows: int
+    matched: bool  # the test set has an output of this name
+    human: bool  # HUMAN / HUMAN-*: a reference judged as a system
+    kept: bool
+
+    def to_dict(self) -> dict:
+        return {
+            "system": self.name,
+            "rows": self.rows,
+            "matched": self.matched,
+            "human": self.human,
+            "kept": self.kept,
+        }
+
+
+@dataclass(frozen=True)
+class CriterionInFile:
+    name: str
+    judgments: int
+    scale: str  # "mean z", "WMT z" or "raw mean": what its system score is
+    new: bool  # created by this import
+    left_out: bool  # its judgments in use come from a campaign
+
+    def to_dict(self) -> dict:
+        return {
+            "criterion": self.name,
+            "judgments": self.judgments,
+            "score": self.scale,
+            "new": self.new,
+            "left_out": self.left_out,
+        }
+
+
+@dataclass(frozen=True)
+class JudgmentPreview:
+    """What an import of the file would store, before anything is stored:
+    the column mapping, counts, systems matched or not, the first rows, and
+    the first problem (``None``: the file can be imported as it is)."""
+
+    file_name: str
+    layout: str
+    title: str
+    mapping: tuple[tuple[str, str], ...]  # (field, where it comes from)
+    segment_order: str
+    default_segment_order: str
+    human_rows: str  # the option asked for
+    rows_read: int  # data rows with a value (judgment items, for WMT raw files)
+    n_skipped: int  # rows without a value
+    n_other_items: int  # WMT quality-control items (REF, BAD_REF) left out
+    human_skipped: dict[str, int]
+    systems: tuple[SystemInFile, ...]
+    criteria: tuple[CriterionInFile, ...]
+    n_judgments: int  # what would be stored
+    first_rows: tuple[PreviewRow, ...]
+    problem: UploadProblem | None
+
+    @property
+    def key(self) -> str:
+        """The options this preview shows, as the page posts them back."""
+        return f"{self.human_rows}|{self.segment_order}"
+
+    @property
+    def has_human_rows(self) -> bool:
+        return any(s.human for s in self.systems)
+
+    @property
+    def unmatched(self) -> tuple[str, ...]:
+        return tuple(s.name for s in self.systems if s.kept and not s.matched)
+
+    def to_dict(self) -> dict:
+        return {
+            "file": self.file_name,
+            "layout": self.layout,
+            "title": self.title,
+            "mapping": dict(self.mapping),
+            "segment_order": self.segment_order,
+            "human_rows": self.human_rows,
+            "rows_read": self.rows_read,
+            "skipped": self.n_skipped,
+            "quality_control_items_left_out": self.n_other_items,
+            "human_rows_skipped": self.human_skipped,
+            "systems": [s.to_dict() for s in self.systems],
+            "criteria": [c.to_dict() for c in self.criteria],
+            "judgments": self.n_judgments,
+            "first_rows": [r.to_dict() for r in self.first_rows],
+            "problem": None
+            if self.problem is None
+            else {
+                "file": self.problem.file_name,
+                "line": self.problem.line,
+                "message": self.problem.problem,
+            },
+        }
+
+
+@dataclass(frozen=True)
+class _Read:
+    preview: JudgmentPreview
+    rows: list[_Row]
+    criteria: dict[str, Criterion]
+
+
+def preview_judgments(
+    test_set: TestSet,
+    data: bytes,
+    filename: str,
+    options: ImportOptions = ImportOptions(),
+) -> JudgmentPreview:
+    """What :func:`import_judgments` would store, without storing anything.
+    A file that cannot be read at all (size, encoding, header, a malformed
+    line) raises ``UploadProblem``; any other problem is the preview's
+    ``problem``."""
+    return _read(test_set, data, filename, options).preview
+
+
 def import_judgments(
     test_set: TestSet,
     user: AbstractBaseUser | None,
     data: bytes,
     filename: str,
     *,
+    options: ImportOptions = ImportOptions(),
     progress: Progress | None = None,
 ) -> JudgmentImportResult:
     """Check and store a judgments file; raise ``UploadProblem`` on the first
     problem (nothing stored)."""
+    read = _read(test_set, data, filename, options)
+    if read.preview.problem is not None:
+        raise read.preview.problem
+    result = _store(test_set, user, read, progress)
+    request_comparison(test_set.pk)  # the leaderboard's human columns
+    return result
+
+
+def _read(
+    test_set: TestSet, data: bytes, filename: str, options: ImportOptions
+) -> _Read:
     check_data_size(data, filename)
     layout = detect_layout(data, filename)
-    outputs = TestSetOutputs(test_set, filename)
-    rows: list[_Row] = []
-    skipped = 0
+    order = options.segment_order or layout.segment_order
+    text = tabbed_header(data) if layout.space_header else data
+    # (line, system, file segment, judge, criterion, value, scale) per judgment
+    found: list[tuple[int, str, int, str, str, float, str]] = []
+    skipped = other_items = 0
+    looks: Counter = Counter()  # (judge, system, segment) -> looks so far
     for reading in layout.readings:
         try:
-            parsed = parse_judgments(data, filename, columns=reading.columns)
+            parsed = parse_judgments(text, filename, columns=reading.columns)
         except InputFileError as error:
             raise problem_from(error, filename) from None
         skipped = max(skipped, parsed.skipped)
+        criterion, scale = reading.criterion, reading.scale
+        if reading.types and not _wmt_z(parsed.values, filename):
+            # Raw 0-100 judgements: standardised per annotator here, as WMT
+            # does; a repeat is not a second judgment of the same annotator.
+            criterion, scale, types = "da", "raw", ("SYSTEM",)
+        else:
+            types = reading.types
+        names = (
+            [_SUFFIX.sub("", n) for n in parsed.systems]
+            if layout.system_suffix
+            else parsed.systems
+        )
         for j in range(len(parsed)):
-            line = int(parsed.lines[j])
-            system = parsed.systems[parsed.system_ids[j]]
+            judge = parsed.judges[parsed.judge_ids[j]]
+            if types:
+                item_type = parsed.criteria[parsed.criterion_ids[j]]
+                if item_type not in types:
+                    other_items += 1
+                    continue
+                judge = _look(looks, judge, item_type, names, parsed, j)
+            found.append(
+                (
+                    int(parsed.lines[j]),
+                    names[parsed.system_ids[j]],
+                    int(parsed.segments[j]),
+                    judge,
+                    criterion or parsed.criteria[parsed.criterion_ids[j]],
+                    float(parsed.values[j]),
+                    scale,
+                )
+            )
+    found.sort(key=lambda row: row[0])  # stable: one line's readings in order
+    outputs = TestSetOutputs(test_set, filename)
+    # File rows per system (a row of da_seg.tsv gives two judgments).
+    per_system = Counter(system for _, system in {(r[0], r[1]) for r in found})
+    humans = [name for name in per_system if is_human_system(name)]
+    keep_humans = options.human_rows == "keep" or (
+        options.human_rows == "auto"
+        and all(name in outputs.by_system for name in humans)
+    )
+    dropped = set() if keep_humans else set(humans)
+    systems = tuple(
+        SystemInFile(
+            name=name,
+            rows=count,
+            matched=name in outputs.by_system,
+            human=name in humans,
+            kept=name not in dropped,
+        )
+        for name, count in sorted(per_system.items())
+    )
+    human_skipped = {name: per_system[name] for name in sorted(dropped)}
+    kept = [row for row in found if row[1] not in dropped]
+    problem = None
+    rows: list[_Row] = []
+    scales = {row[4]: row[6] for row in kept}
+    criteria = _criteria(test_set, set(scales), scales)
+    try:
+        if not kept:
+            raise UploadProblem(filename, None, _nothing_left(skipped, human_skipped))
+        segment_index = _segment_index(
+            test_set, outputs, order, filename, layout.header_line
+        )
+        for line, system, segment, judge, criterion, value, _ in kept:
             rows.append(
                 _Row(
                     line=line,
                     output_id=outputs.output(system, line).pk,
                     system=system,
-                    index=outputs.index(int(parsed.segments[j]), line),
-                    judge=parsed.judges[parsed.judge_ids[j]],
-                    criterion=reading.criterion
-                    or parsed.criteria[parsed.criterion_ids[j]],
-                    value=float(parsed.values[j]),
+                    index=segment_index(segment, line),
+                    judge=judge,
+                    criterion=criterion,
+                    value=value,
                 )
             )
-    rows.sort(key=lambda row: row.line)  # stable: one line's readings in order
-    if not rows:
+        _check_scales(filename, criteria, scales)
+        _check_rows(test_set, filename, rows, criteria)
+    except UploadProblem as found_problem:
+        problem = found_problem
+    first_rows = tuple(
+        PreviewRow(
+            line=line,
+            segment=segment,
+            test_set_line=rows[k].index + 1 if k < len(rows) else None,
+            system=system,
+            judge=judge,
+            criterion=criterion,
+            value=value,
+        )
+        for k, (line, system, segment, judge, criterion, value, _) in enumerate(
+            kept[:_PREVIEW_ROWS]
+        )
+    )
+    judged = Counter(row[4] for row in kept)
+    preview = JudgmentPreview(
+        file_name=filename,
+        layout=layout.name,
+        title=layout.title,
+        mapping=layout.mapping(),
+        segment_order=order,
+        default_segment_order=layout.segment_order,
+        human_rows=options.human_rows,
+        rows_read=sum(per_system.values()),
+        n_skipped=skipped,
+        n_other_items=other_items,
+        human_skipped=human_skipped,
+        systems=systems,
+        criteria=tuple(
+            CriterionInFile(
+                name=name,
+                judgments=judged[name],
+                scale=criteria[name].score_label,
+                new=criteria[name].pk is None,
+                left_out=criteria[name].pk is not None
+                and any(
+                    s.in_use and s.kind == "campaign"
+                    for s in criterion_sources(criteria[name])
+                ),
+            )
+            for name in sorted(judged)
+        ),
+        n_judgments=len(kept),
+        first_rows=first_rows,
+        problem=problem,
+    )
+    return _Read(preview, rows, criteria)
+
+
+def _look(looks: Counter, judge: str, item_type: str, names, parsed, j: int) -> str:
+    """The judge name of one WMT judgement: an annotator who saw the same
+    translation again (a ``REPEAT`` control, or the item in another HIT:
+    73 times in WMT21 ru-en) gives a judgment of its own, which WMT
+    averages in; it is kept as ``W (repeat)`` or ``W (2)``, ``W (3)``..."""
+    key = (judge, names[parsed.system_ids[j]], int(parsed.segments[j]))
+    looks[key] += 1
+    if item_type == "REPEAT":
+        return f"{judge} (repeat)" if looks[key] == 2 else f"{judge} ({looks[key]})"
+    return judge if looks[key] == 1 else f"{judge} ({looks[key]})"
+
+
+def _wmt_z(values, filename: str) -> bool:
+    """WMT's raw DA files hold per-annotator z-scores (``-stnd``) or raw
+    0-100 scores; a negative score can only be a z-score."""
+    return "stnd" in filename.lower() or bool((values < 0).any())
+
+
+def _nothing_left(skipped: int, human_skipped: dict[str, int]) -> str:
+    if human_skipped:
+        return (
+            f"no judgments: every row is of {', '.join(human_skipped)}, which are "
+            "skipped (references judged as systems); keep them to import them"
+        )
+    if skipped:
+        return f"no judgments: all {skipped} rows are without a value"
+    return "no judgments: the file has only a header line"
+
+
+def _segment_index(
+    test_set: TestSet,
+    outputs: TestSetOutputs,
+    order: str,
+    filename: str,
+    header_line: int,
+):
+    """segment id, file line -> 0-based index of the test set's segment."""
+    if order == LINE:
+        return outputs.index
+    documents = list(
+        test_set.segments.order_by("index").values_list("document_id", flat=True)
+    )
+    if not all(documents):
         raise UploadProblem(
             filename,
-            None,
-            f"no judgments: all {skipped} rows are without a value"
-            if skipped
-            else "no judgments: the file has only a header line",
+            header_line,
+            "its segment ids count segments in WMT's sorted-document order "
+            "(documents sorted by id), which needs the test set's document ids; "
+            "this test set has none (upload it as WMT XML/SGML with <doc docid>), "
+            "or choose line numbers if the ids are lines",
         )
-    criteria = _criteria(test_set, {row.criterion for row in rows})
-    _check_rows(test_set, filename, rows, criteria)
-    result = _store(
-        test_set, user, filename, layout.name, rows, criteria, skipped, progress
-    )
-    request_comparison(test_set.pk)  # the leaderboard's human columns
-    return result
+    # Stable: segments keep their order within a document.
+    position = sorted(range(len(documents)), key=lambda i: documents[i])
+
+    def index(segment: int, line: int) -> int:
+        if not 1 <= segment <= len(position):
+            raise UploadProblem(
+                filename,
+                line,
+                f"segment {segment} is not in the test set (it has "
+                f"{len(position)} segments in sorted-document order)",
+            )
+        return position[segment - 1]
+
+    return index
 
 
-def _criteria(test_set: TestSet, names: set[str]) -> dict[str, Criterion]:
-    """The test set's criteria of these names; unsaved defaults for new ones."""
+def _check_scales(
+    filename: str, criteria: dict[str, Criterion], scales: dict[str, str]
+) -> None:
+    """A criterion's values are all of one kind: a file's WMT z never joins
+    judges' ratings of the same name, nor the reverse."""
+    for name, criterion in criteria.items():
+        if criterion.pk is not None and criterion.scale != scales[name]:
+            given = Criterion.Scale(scales[name]).label
+            raise UploadProblem(
+                filename,
+                None,
+                f"criterion {name} of this test set holds "
+                f"{criterion.get_scale_display()}; this file gives {given}",
+            )
+
+
+def _criteria(
+    test_set: TestSet, names: set[str], scales: dict[str, str]
+) -> dict[str, Criterion]:
+    """The test set's criteria of these names; unsaved defaults for new ones
+    (of the scale the file gives them)."""
     found = {
         c.name: c for c in Criterion.objects.filter(test_set=test_set, name__in=names)
     }
@@ -147,6 +545,7 @@ def _criteria(test_set: TestSet, names: set[str]) -> dict[str, Criterion]:
             minimum=low,
             maximum=high,
             higher_is_better=higher_is_better,
+            scale=scales[name],
         )
     return found
 
@@ -211,32 +610,35 @@ def _stored_keys(
 def _store(
     test_set: TestSet,
     user: AbstractBaseUser | None,
-    filename: str,
-    layout: str,
-    rows: list[_Row],
-    criteria: dict[str, Criterion],
-    skipped: int,
+    read: _Read,
     progress: Progress | None,
 ) -> JudgmentImportResult:
+    rows, criteria, preview = read.rows, read.criteria, read.preview
+    filename = preview.file_name
     counts: dict[str, dict[str, int]] = {}
     for row in rows:
         per_system = counts.setdefault(row.criterion, {})
         per_system[row.system] = per_system.get(row.system, 0) + 1
     counts = {c: dict(sorted(s.items())) for c, s in sorted(counts.items())}
+    left_out = []
     try:
         with transaction.atomic():
+            existing = [c for c in criteria.values() if c.pk is not None]
             for criterion in criteria.values():
                 if criterion.pk is None:
                     criterion.save()
             batch = JudgmentImport.objects.create(
                 test_set=test_set,
                 file_name=filename[:255],
-                layout=layout,
+                layout=preview.layout,
                 imported_by=user,
                 n_judgments=len(rows),
-                n_skipped=skipped,
+                n_skipped=preview.n_skipped,
                 counts=counts,
             )
+            for criterion in existing:
+                if keep_apart(criterion, batch):
+                    left_out.append(criterion.name)
             for start in range(0, len(rows), _BATCH):
                 Judgment.objects.bulk_create(
                     Judgment(
@@ -264,8 +666,11 @@ def _store(
     return JudgmentImportResult(
         import_id=batch.pk,
         file_name=filename,
-        layout=layout,
+        layout=preview.layout,
         n_judgments=len(rows),
-        n_skipped=skipped,
+        n_skipped=preview.n_skipped,
         counts=counts,
+        human_skipped=preview.human_skipped,
+        segment_order=preview.segment_order,
+        left_out=tuple(sorted(left_out)),
     )

@@ -25,6 +25,7 @@ import numpy as np
 from mtdash.common.exports import csv_text
 from mtdash.evaluation.models import TestSet
 from mtdash.judgments.models import Criterion, Judgment, JudgmentImport
+from mtdash.judgments.services.sources import in_use
 from scoring.stats import Judgments, human_scores
 
 SEGMENT_PAGE_SIZE = 25
@@ -90,6 +91,18 @@ class CriterionAggregates:
     cell_judges: np.ndarray  # (C,) int
     cell_raw: np.ndarray  # (C,) float
     cell_z: np.ndarray  # (C,) float
+    # Criterion.scale: "raw" (judges' values), "z" (WMT's z as given) or
+    # "mean" (per-segment means as given); the last two have raw == z.
+    scale: str = "raw"
+
+    @property
+    def as_given(self) -> bool:
+        return self.scale != "raw"
+
+    @property
+    def score_label(self) -> str:
+        """What ``z_mean`` is: "mean z", "WMT z" or "raw mean"."""
+        return {"raw": "mean z", "z": "WMT z", "mean": "raw mean"}[self.scale]
 
     @property
     def n_cells(self) -> int:
@@ -116,6 +129,7 @@ class CriterionAggregates:
             "criterion": self.name,
             "range": self.range_label,
             "higher_is_better": self.higher_is_better,
+            "score": self.score_label,
             "judgments": self.n_judgments,
             "judges": self.n_judges,
             "judged_segments": self.n_cells,
@@ -179,7 +193,7 @@ def criterion_judgments(criterion: Criterion) -> tuple[Judgments, dict[str, int]
     """The criterion's judgments as :class:`scoring.stats.Judgments` (systems
     named as on the leaderboard), and each system's output id."""
     rows = (
-        Judgment.objects.filter(criterion=criterion)
+        in_use(Judgment.objects.filter(criterion=criterion))
         .order_by("pk")
         .values_list("index", "output_id", "output__system__name", "judge", "value")
     )
@@ -209,6 +223,7 @@ def criterion_judgments(criterion: Criterion) -> tuple[Judgments, dict[str, int]
         values=array[:, 3],
         lines=np.zeros(len(table), dtype=np.int64),
         source=criterion.name,
+        as_given=frozenset([criterion.name] if criterion.as_given else []),
     )
     return judgments, output_of
 
@@ -259,6 +274,7 @@ def criterion_aggregates(criterion: Criterion) -> CriterionAggregates | None:
         cell_judges=z.judgment_counts[rows, columns],
         cell_raw=raw.segment_scores[rows, columns],
         cell_z=z.segment_scores[rows, columns],
+        scale=criterion.scale,
     )
 
 

@@ -21,6 +21,7 @@ from mtdash.judgments.services.overview import (
     SystemAggregate,
     criterion_aggregates,
 )
+from mtdash.judgments.services.sources import in_use
 
 KIND_PREFIX = "judgments:"
 
@@ -28,7 +29,7 @@ KIND_PREFIX = "judgments:"
 def judgments_digest(criterion: Criterion) -> str:
     """Changes whenever a judgment of ``criterion`` is added, removed or
     changed, or a system is renamed: a cache key part, two small queries."""
-    found = Judgment.objects.filter(criterion=criterion).aggregate(
+    found = in_use(Judgment.objects.filter(criterion=criterion)).aggregate(
         n=Count("pk"), last=Max("pk"), total=Sum("value")
     )
     names = SystemOutput.objects.filter(test_set_id=criterion.test_set_id)
@@ -56,7 +57,7 @@ def cached_aggregates(criterion: Criterion) -> CriterionAggregates | None:
     judgments takes longer than a page may)."""
     kind = KIND_PREFIX + hashlib.sha256(criterion.name.encode()).hexdigest()[:32]
     inputs = hashlib.sha256(
-        f"v1|{criterion.pk}|{criterion.range_label}|{criterion.higher_is_better}|"
+        f"v2|{criterion.pk}|{criterion.scale}|{criterion.range_label}|{criterion.higher_is_better}|"
         f"{judgments_digest(criterion)}".encode()
     ).hexdigest()
     stored = TestSetAnalysis.objects.filter(
@@ -78,6 +79,7 @@ def _to_data(aggregates: CriterionAggregates | None) -> dict:
         "higher_is_better": aggregates.higher_is_better,
         "n_judgments": aggregates.n_judgments,
         "n_judges": aggregates.n_judges,
+        "scale": aggregates.scale,
         "systems": [
             [s.system, s.output_id, s.n_judgments, s.n_segments, s.n_judges]
             + [_json_float(s.raw_mean), _json_float(s.z_mean)]
@@ -106,6 +108,7 @@ def _from_data(data: dict) -> CriterionAggregates | None:
         systems=systems,
         n_judgments=data["n_judgments"],
         n_judges=data["n_judges"],
+        scale=data.get("scale", "raw"),
         **{name: unpack(data[name], dtype) for name, dtype in _CELL_ARRAYS.items()},
     )
 

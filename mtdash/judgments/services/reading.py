@@ -6,15 +6,22 @@ from __future__ import annotations
 import numpy as np
 
 from mtdash.evaluation.models import TestSet
-from mtdash.judgments.models import ExternalMetric, ExternalSegmentScore, Judgment
+from mtdash.judgments.models import (
+    Criterion,
+    ExternalMetric,
+    ExternalSegmentScore,
+    Judgment,
+)
+from mtdash.judgments.services.sources import in_use
 from scoring.stats import Judgments
 
 
 def stored_judgments(test_set: TestSet) -> Judgments:
-    """Every judgment of the test set, as :func:`scoring.stats.parse_judgments`
-    would read them from one file (segments 1-based), ready for
-    :func:`scoring.stats.human_scores` (raw means or per-judge z-scores)."""
-    rows = Judgment.objects.filter(output__test_set=test_set).values_list(
+    """Every judgment of the test set from the sources in use, as
+    :func:`scoring.stats.parse_judgments` would read them from one file
+    (segments 1-based), ready for :func:`scoring.stats.human_scores` (raw
+    means or per-judge z-scores; WMT's z as given)."""
+    rows = in_use(Judgment.objects.filter(output__test_set=test_set)).values_list(
         "index", "output__system__name", "judge", "criterion__name", "value", "line"
     )
     names: dict[str, dict[str, int]] = {"system": {}, "judge": {}, "criterion": {}}
@@ -41,6 +48,17 @@ def stored_judgments(test_set: TestSet) -> Judgments:
         values=array[:, 4],
         lines=array[:, 5].astype(np.int64),
         source=test_set.name,
+        as_given=as_given_criteria(test_set),
+    )
+
+
+def as_given_criteria(test_set: TestSet) -> frozenset[str]:
+    """Names of the test set's criteria aggregated as given (not
+    standardised per judge: ``Criterion.as_given``)."""
+    return frozenset(
+        Criterion.objects.filter(test_set=test_set)
+        .exclude(scale=Criterion.Scale.RAW)
+        .values_list("name", flat=True)
     )
 
 

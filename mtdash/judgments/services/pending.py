@@ -1,0 +1,73 @@
+"""A judgments file between the browser's preview and its confirmation.
+
+The uploaded bytes wait in the artifact storage (which every web process
+sees) under a random token; the user's session holds the token with the
+test set and the file name, so only the user who uploaded a file can see
+its preview or import it. Confirming or cancelling deletes the file; a new
+preview of the same test set in the same session replaces the previous one.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+from django.core.files.base import ContentFile
+
+from mtdash.orange.services.artifact_storage import artifact_storage
+
+_SESSION_KEY = "pending_judgments"
+_FOLDER = "pending-judgments"
+
+
+@dataclass(frozen=True)
+class PendingFile:
+    token: str
+    test_set_id: int
+    file_name: str
+
+    @property
+    def storage_name(self) -> str:
+        return f"{_FOLDER}/{self.token}"
+
+    def read(self) -> bytes:
+        with artifact_storage().open(self.storage_name, "rb") as handle:
+            return handle.read()
+
+
+def keep(session, test_set_id: int, file_name: str, data: bytes) -> PendingFile:
+    """Keep ``data`` until it is confirmed or cancelled; replaces the
+    session's earlier pending file of this test set."""
+    previous = _entries(session).get(str(test_set_id))
+    if previous:
+        discard(session, find(session, test_set_id, previous["token"]))
+    pending = PendingFile(secrets.token_urlsafe(18), test_set_id, file_name)
+    artifact_storage().save(pending.storage_name, ContentFile(data))
+    entries = _entries(session)
+    entries[str(test_set_id)] = {"token": pending.token, "name": file_name}
+    session[_SESSION_KEY] = entries
+    return pending
+
+
+def find(session, test_set_id: int, token: str) -> PendingFile | None:
+    """The session's pending file of the test set with this token, if any."""
+    entry = _entries(session).get(str(test_set_id))
+    if not entry or not secrets.compare_digest(entry["token"], token):
+        return None
+    pending = PendingFile(entry["token"], test_set_id, entry["name"])
+    if not artifact_storage().exists(pending.storage_name):
+        return None
+    return pending
+
+
+def discard(session, pending: PendingFile | None) -> None:
+    if pending is None:
+        return
+    artifact_storage().delete(pending.storage_name)
+    entries = _entries(session)
+    entries.pop(str(pending.test_set_id), None)
+    session[_SESSION_KEY] = entries
+
+
+def _entries(session) -> dict[str, dict[str, str]]:
+    return dict(session.get(_SESSION_KEY, {}))
