@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from mtdash.common.exports import csv_text, fixed, latex_escape, one_line
-from mtdash.orange.labels import metric_label
+from mtdash.orange.labels import metric_label, metric_name
 from mtdash.orange.models import OrangeJob, OrangeScore
+from scoring.orange import ORANGE_INTERVAL, single_candidate_warning, table_decimals
 
 CSV_COLUMNS = (
-    "metric", "label", "orange_percent", "avg_rank", "ci_low", "ci_high", "orange_ci_low",
+    "metric", "label", "metric_name", "orange_percent", "avg_rank", "ci_low", "ci_high", "orange_ci_low",
     "orange_ci_high", "n_sentences", "n_short", "max_candidates", "n_sentences_above",
     "n_candidates_above", "best", "equivalent", "difference_percent",
     "difference_ci_low", "difference_ci_high", "p_value", "signature",
@@ -27,21 +28,32 @@ def settings_line(job: OrangeJob) -> str:
     )
 
 
+def provenance(job: OrangeJob) -> list[str]:
+    """The settings, what the intervals are, and the warning if the list has
+    one candidate per sentence: ``#`` lines of the CSV, ``%`` lines of LaTeX."""
+    lines = [settings_line(job), f"intervals (ci_*, 95%-CI): {ORANGE_INTERVAL}"]
+    warning = single_candidate_warning(job.nbest.max_candidates)
+    return lines + ([f"WARNING: {warning}"] if warning else [])
+
+
 def orange_csv(
     job: OrangeJob,
     scores: Sequence[OrangeScore],
     best: Iterable[str],
     equivalent: Iterable[str] = (),
 ) -> str:
-    """One row per metric; ORANGE in percent, ranks 1-based, CIs 95% bootstrap;
-    best / equivalent and the difference to the best from the paired test.
+    """One row per metric; ORANGE in percent, ranks 1-based, CIs 95% bootstrap
+    percentile intervals, every digit; best / equivalent and the difference to
+    the best from the paired test. :func:`provenance` is ``#`` lines above the
+    header (``pandas.read_csv(path, comment="#")`` skips them).
 
     Text cells that a spreadsheet would run as a formula get a leading ``'``.
     """
     best, equivalent = set(best), set(equivalent)
     rows = [
         [
-            score.metric, metric_label(score.metric), score.orange, score.avg_rank,
+            score.metric, metric_label(score.metric), metric_name(score.metric),
+            score.orange, score.avg_rank,
             score.ci_low, score.ci_high, score.orange_ci_low, score.orange_ci_high,
             score.n_sentences, score.n_short, score.max_candidates,
             score.n_sentences_above, score.n_candidates_above,
@@ -52,7 +64,7 @@ def orange_csv(
         ]
         for score in scores
     ]  # fmt: skip
-    return csv_text(CSV_COLUMNS, rows, provenance=[settings_line(job)])
+    return csv_text(CSV_COLUMNS, rows, provenance(job))
 
 
 def orange_latex(
@@ -63,10 +75,11 @@ def orange_latex(
 ) -> str:
     """A booktabs table (Method, ORANGE, Avg Rank, 95%-CI-L, 95%-CI-U, and the
     ORANGE interval): the best metric in bold, those statistically equivalent
-    to it in italics (the paper's green and gray cells)."""
+    to it in italics (the paper's green and gray cells). Ranks and their
+    intervals get enough decimals that each interval differs from its rank."""
     best, equivalent = set(best), set(equivalent)
     # Comments end at a line break: a name typed with one must not end it.
-    lines = [f"% {one_line(settings_line(job))}"]
+    lines = [f"% {one_line(line)}" for line in provenance(job)]
     lines += [
         f"% {one_line(score.metric)}: {one_line(score.signature)}" for score in scores
     ]
@@ -78,13 +91,14 @@ def orange_latex(
         r"Method & ORANGE & Avg Rank & 95\%-CI-L & 95\%-CI-U & ORANGE 95\%-CI \\",
         r"\midrule",
     ]
+    places = table_decimals((s.avg_rank, s.ci_low, s.ci_high) for s in scores)
     for score in scores:
         cells = [
-            latex_escape(metric_label(score.metric)),
+            _latex_method(score.metric),
             f"{score.orange:.2f}\\%",
-            fixed(score.avg_rank, 2),
-            fixed(score.ci_low, 2),
-            fixed(score.ci_high, 2),
+            fixed(score.avg_rank, places),
+            fixed(score.ci_low, places),
+            fixed(score.ci_high, places),
             _orange_interval(score),
         ]
         if score.metric in best:
@@ -94,6 +108,14 @@ def orange_latex(
         lines.append(" & ".join(cells) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}", ""]
     return "\n".join(lines)
+
+
+def _latex_method(spec: str) -> str:
+    """``bleus:n=4, BLEU (add-one sentence)``: the label and, where the spec
+    alone misleads, the name (ASCII punctuation, so any LaTeX font has it)."""
+    name = metric_name(spec)
+    label = metric_label(spec)
+    return latex_escape(f"{label}, {name}" if name else label)
 
 
 def _orange_interval(score: OrangeScore) -> str:

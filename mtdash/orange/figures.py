@@ -13,7 +13,7 @@ from typing import Protocol
 
 from mtdash.common.exports import chart_text
 from mtdash.common.palette import series_style
-from mtdash.orange.labels import metric_label
+from mtdash.orange.labels import metric_title
 
 
 class CurveResult(Protocol):
@@ -31,7 +31,8 @@ def orange_curve_figure(
     """ORANGE (%) by n-best size, one line per metric (Figure 1 of Lin & Och 2004).
 
     The best metric's line is drawn thicker, those statistically equivalent to
-    it dashed; metrics are named by their spec (``metric_label``). Both axes
+    it dashed; metrics are named by their spec (``metric_title``: BLEU
+    says it is the smoothed sentence BLEU). Both axes
     span the data (with a little room), not zero to a round number.
     None when there is nothing to draw.
     """
@@ -41,7 +42,7 @@ def orange_curve_figure(
     data = []
     for position, result in enumerate(results):
         is_best = result.metric in best
-        label = chart_text(metric_label(result.metric))
+        label = chart_text(metric_title(result.metric))
         if result.metric in equivalent:
             label = f"{label} (equivalent)"
         points = list(result.curve)

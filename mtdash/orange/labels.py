@@ -1,12 +1,22 @@
 """How a metric is named on ORANGE pages: by its spec, with the parameter that
 tells the paper's variants apart written out (``bleus:n=4``, ``rouge-s:d=4``,
-``gtm:e=1``), never a bare family name such as "bleu"."""
+``gtm:e=1``), never a bare family name such as "bleu"; and, where the spec
+alone misleads, what the metric is (:func:`metric_name`): ORANGE scores
+sentences, so its BLEU is the smoothed sentence BLEU, not corpus BLEU."""
 
 from __future__ import annotations
 
 from functools import lru_cache
 
 from scoring import MetricError, canonical_spec, get_metric
+
+# How each sentence smoothing of BLEU is named (sacreBLEU's methods).
+_SENTENCE_SMOOTHING = {
+    "none": "unsmoothed",
+    "floor": "floor-smoothed",
+    "exp": "exp-smoothed",
+    "mteval": "mteval-smoothed",
+}
 
 # The parameter that names a variant in the paper's tables (BLEUS4, ROUGE-S4,
 # ROUGE-W-1.2, GTM10): always shown, even at its default value.
@@ -39,3 +49,34 @@ def metric_label(spec: str) -> str:
                 value = int(value)
             items.insert(0, f"{first.name}={value}")
     return f"{name}:{','.join(items)}" if items else name
+
+
+@lru_cache(maxsize=512)
+def metric_name(spec: str) -> str:
+    """What the metric is, where its spec does not say it: BLEU's smoothed
+    sentence score, by its smoothing; ``""`` for every other metric.
+
+    >>> metric_name("bleus:n=4"), metric_name("bleu"), metric_name("wer")
+    ('BLEU (add-one sentence)', 'BLEU (add-one sentence)', '')
+    >>> metric_name("bleu:sentence_smooth=exp")
+    'BLEU (exp-smoothed sentence)'
+    """
+    try:
+        metric = get_metric(spec)
+    except MetricError:
+        return ""
+    if canonical_spec(metric).partition(":")[0] not in ("bleu", "bleus"):
+        return ""
+    method = metric.sentence_smooth
+    value = metric.sentence_smooth_value
+    if method == "add-k":
+        k = 1 if value is None else value
+        return f"BLEU (add-{'one' if k == 1 else f'{k:g}'} sentence)"
+    return f"BLEU ({_SENTENCE_SMOOTHING.get(method, method)} sentence)"
+
+
+def metric_title(spec: str) -> str:
+    """The label and, where there is one, the name: ``bleus:n=4 · BLEU
+    (add-one sentence)``; ``wer`` alone."""
+    name = metric_name(spec)
+    return f"{metric_label(spec)} · {name}" if name else metric_label(spec)

@@ -18,7 +18,7 @@ def _settings(report: ReviewReport) -> str:
         f"review {report.review_id} of ORANGE job {report.job_id}, "
         f"metric {report.label}: {report.size} of {report.population} candidates "
         f"ranked above the references, seed {report.seed}; shares of 'worse' "
-        f"among decided marks, {report.interval} interval"
+        f"among decided marks; low/high: {report.interval}"
     )
 
 
@@ -47,7 +47,7 @@ def review_latex(report: ReviewReport) -> str:
         f"% {one_line(_settings(report))}",
         r"\begin{tabular}{lrrrrr}",
         r"\toprule",
-        r"Reviewer & Good & Worse & Unsure & Worse (\%) & 95\% CI \\",
+        r"Reviewer & Good & Worse & Unsure & Worse (\%) & 95\% Wilson CI \\",
         r"\midrule",
     ]
     for row in (*report.reviewers, report.overall):

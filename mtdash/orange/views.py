@@ -29,6 +29,7 @@ from mtdash.orange.services.results import (
     above_reference_page,
 )
 from mtdash.orange.upload_handlers import NBestUploadHandler
+from scoring.orange import ORANGE_INTERVAL, single_candidate_warning, table_decimals
 
 
 def _bound(request) -> tuple:
@@ -105,6 +106,7 @@ def nbest_detail(request, pk: int):
         "nbest": nbest,
         "form": form,
         "problem": problem,
+        "warning": _nbest_warning(nbest),
         "jobs": nbest.orange_jobs.all(),
     }
     return render(request, "orange/nbest_detail.html", context)
@@ -150,8 +152,19 @@ def orange_job_detail(request, pk: int):
         "above": above,
         "per_sentence": CANDIDATES_PER_SENTENCE,
         "settings_line": exports.settings_line(job),
+        "warning": _nbest_warning(job.nbest),
+        "interval": ORANGE_INTERVAL,
+        # Enough decimals that each rank interval differs from its rank.
+        "rank_decimals": table_decimals(
+            (s.avg_rank, s.ci_low, s.ci_high) for s in scores
+        ),
     }
     return render(request, "orange/job_detail.html", context)
+
+
+def _nbest_warning(nbest) -> str | None:
+    """Why ORANGE on this list means nothing (one candidate per sentence)."""
+    return single_candidate_warning(nbest.max_candidates) if nbest.is_ready else None
 
 
 @login_required

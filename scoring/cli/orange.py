@@ -37,6 +37,11 @@ from scoring.orange.comparison import (
 from scoring.orange.curve_step import auto_curve_step
 from scoring.orange.options import OrangeOptions
 from scoring.orange.prepare import prepare_metrics
+from scoring.orange.presentation import (
+    ORANGE_INTERVAL,
+    single_candidate_warning,
+    table_decimals,
+)
 from scoring.orange.ranking import (
     OrangeResult,
     curve_points,
@@ -378,10 +383,12 @@ def print_orange(results: dict[str, OrangeResult], as_json: bool, out: TextIO) -
         f"{'95%-CI-U':>9}"
     )
     out.write(header + ("  Paired test\n" if comparison else "\n"))
+    # Enough decimals that every rank interval differs from its rank.
+    places = table_decimals((r.avg_rank, r.ci_low, r.ci_high) for r in results.values())
     for spec, result in results.items():
         line = (
-            f"{spec:<{width}}  {result.orange:>7.2f}%  {result.avg_rank:>9.1f}  "
-            f"{result.ci_low:>9.1f}  {result.ci_high:>9.1f}"
+            f"{spec:<{width}}  {result.orange:>7.2f}%  {result.avg_rank:>9.{places}f}  "
+            f"{result.ci_low:>9.{places}f}  {result.ci_high:>9.{places}f}"
         )
         if comparison is not None:
             line += f"  {_paired_cell(comparison, spec)}"
@@ -390,7 +397,12 @@ def print_orange(results: dict[str, OrangeResult], as_json: bool, out: TextIO) -
     out.write(
         f"\n{first.n_sentences} sentences, up to {first.max_candidates} candidates "
         f"({first.n_short} shorter lists), {first.n_bootstrap} bootstrap samples, seed {first.seed}\n"
+        f"95%-CI: {ORANGE_INTERVAL}\n"
     )
+    longest = max(result.max_candidates for result in results.values())
+    warning = single_candidate_warning(longest)
+    if warning:
+        out.write(f"Warning: {warning}\n")
     if comparison is not None:
         out.write(
             "Paired test: best = lowest ORANGE; equivalent = the 95% interval of "

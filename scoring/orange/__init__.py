@@ -21,6 +21,12 @@ from scoring.orange.prepare import (
     needs_test_set_references,
     prepare_metrics,
 )
+from scoring.orange.presentation import (
+    ORANGE_INTERVAL,
+    interval_decimals,
+    single_candidate_warning,
+    table_decimals,
+)
 from scoring.orange.ranking import (
     OrangeResult,
     SentenceRankings,
@@ -77,6 +83,10 @@ __all__ = [
     "AboveReferenceLimit",
     "orange_json",
     "parse_above_reference_limit",
+    "ORANGE_INTERVAL",
+    "interval_decimals",
+    "single_candidate_warning",
+    "table_decimals",
 ]
 
 # The scoring entry points load the batch engine (Numba, ~0.2 s): only on use,

@@ -21,7 +21,11 @@ and candidate index (both as strings, JSON keys being strings)::
 
 ``limit`` is K >= 0, ``"all"`` (every candidate above), or ``"none"`` (no
 ``above_reference`` lists and no texts; the counts stay). NaN (no
-bootstrap) is written as ``null``.
+bootstrap) is written as ``null``. Two more keys say how to read the
+numbers: ``"interval"`` names the interval of ``ci_low``/``ci_high`` and
+``orange_ci_low``/``orange_ci_high`` (:data:`ORANGE_INTERVAL`), and
+``"warnings"`` lists what makes the figures meaningless (one candidate per
+sentence), empty when nothing does.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any, TextIO
 
+from scoring.orange.presentation import ORANGE_INTERVAL, single_candidate_warning
 from scoring.orange.ranking import OrangeResult
 
 DEFAULT_ABOVE_REFERENCE_LIMIT = 10
@@ -128,10 +133,14 @@ def orange_json(
             raise ValueError("candidate texts are needed to list candidates")
         for sentence, index in sorted(wanted):
             texts.setdefault(str(sentence), {})[str(index)] = text_of(sentence, index)
+    longest = max((result.max_candidates for result in results.values()), default=0)
+    warning = single_candidate_warning(longest) if results else None
     return {
         "metrics": metrics,
         "above_reference_limit": limit,
         "candidate_texts": texts,
+        "interval": ORANGE_INTERVAL,
+        "warnings": [warning] if warning else [],
     }
 
 

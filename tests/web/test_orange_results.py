@@ -42,8 +42,12 @@ def test_the_curve_figure_has_one_line_per_metric_and_marks_the_best():
     ]
     figure = orange_curve_figure(results, best={"rouge-s:d=4"})
     lines = figure["data"]
-    # Named by spec, with the variant parameter written out (bleu -> bleu:n=4).
-    assert [line["name"] for line in lines] == ["bleu:n=4", "rouge-s:d=4 (best)"]
+    # Named by spec, with the variant parameter written out (bleu -> bleu:n=4),
+    # and BLEU as the smoothed sentence BLEU that ORANGE scores.
+    assert [line["name"] for line in lines] == [
+        "bleu:n=4 · BLEU (add-one sentence)",
+        "rouge-s:d=4 (best)",
+    ]
     assert lines[1]["x"] == [1, 2, 3] and lines[1]["y"] == [45.0, 30.0, 25.0]
     assert lines[1]["line"]["width"] > lines[0]["line"]["width"]
     assert figure["layout"]["xaxis"]["type"] == "linear"
@@ -80,7 +84,7 @@ def test_the_page_embeds_the_curve_figure_as_json(logged_in, job):
     response = logged_in.get(job.get_absolute_url())
     figure = response.context["figure"]
     names = [line["name"].split(" (")[0] for line in figure["data"]]
-    assert names == ["bleu:n=4", "rouge-l", "rouge-s:d=4", "wer"]
+    assert names == ["bleu:n=4 · BLEU", "rouge-l", "rouge-s:d=4", "wer"]
     assert figure["data"][0]["x"] == [1, 2, 3]
     assert figure["data"][0]["y"][-1] == pytest.approx(
         job.scores.get(metric="bleu").orange

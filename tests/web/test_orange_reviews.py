@@ -194,7 +194,7 @@ def test_the_api_creates_a_sample_and_reads_its_report(owner, member, outsider, 
     report = api.get(f"/api/v1/orange/reviews/{review.pk}/report").json()
     assert report["overall"]["worse"] == 4 and report["overall"]["good"] == 0
     assert report["metric"] == "bleu" and report["label"] == "bleu:n=4"
-    assert report["interval"].startswith("Wilson")
+    assert "Wilson score interval" in report["interval"]
     assert report["agreement"] == []
     bad = api.post(
         f"/api/v1/orange/{job.pk}/reviews", {"metric": "nope", "size": 4}, format="json"

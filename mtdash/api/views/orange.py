@@ -25,7 +25,7 @@ from mtdash.orange.services.orange_jobs import OrangeJobError, create_orange_job
 from mtdash.orange.services.review_report import review_report
 from mtdash.orange.services.reviews import ReviewError, create_review
 from mtdash.orange.upload_handlers import NBestUploadHandler
-from scoring.orange import parse_above_reference_limit
+from scoring.orange import parse_above_reference_limit, single_candidate_warning
 
 ERRORS = OpenApiResponse(serializers.ErrorsSerializer)
 # JSON fields of an ORANGE request -> the web form's fields (and defaults,
@@ -126,6 +126,9 @@ def nbest_list_state(nbest) -> dict:
             min_candidates=nbest.min_candidates,
             max_candidates=nbest.max_candidates,
         )
+        # One candidate per sentence: ORANGE would mean nothing on it.
+        warning = single_candidate_warning(nbest.max_candidates)
+        data["warnings"] = [warning] if warning else []
     if nbest.status == nbest.Status.FAILED:
         data["errors"] = [nbest.refusal or error(nbest.error_message)]
     return data

@@ -90,7 +90,8 @@ class ReviewReport:
     share_good_high: float
     confident: bool
     criterion: str = CRITERION
-    interval: str = "Wilson score, 95%"
+    # Which interval ``low``/``high`` are (issue 19: every output names it).
+    interval: str = "95% Wilson score interval for a proportion, two-sided"
 
     def to_dict(self) -> dict:
         """JSON-safe (NaN as None)."""

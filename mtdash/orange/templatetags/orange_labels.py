@@ -3,6 +3,7 @@
 from django import template
 
 from mtdash.orange.labels import metric_label as _metric_label
+from mtdash.orange.labels import metric_name as _metric_name
 
 register = template.Library()
 
@@ -10,6 +11,12 @@ register = template.Library()
 @register.filter
 def metric_label(spec: str) -> str:
     return _metric_label(str(spec))
+
+
+@register.filter
+def metric_name(spec: str) -> str:
+    """``BLEU (add-one sentence)`` for BLEU, empty for other metrics."""
+    return _metric_name(str(spec))
 
 
 @register.filter

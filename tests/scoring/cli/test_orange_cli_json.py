@@ -47,7 +47,13 @@ def texts_by_sentence(nbest):
 def test_each_sentence_lists_its_best_candidates_with_their_texts_once(moses, limit):
     nbest, refs = moses
     data = orange_json(nbest, refs, "--above-reference", limit)
-    assert list(data) == ["metrics", "above_reference_limit", "candidate_texts"]
+    assert list(data) == [
+        "metrics",
+        "above_reference_limit",
+        "candidate_texts",
+        "interval",
+        "warnings",
+    ]
     assert data["above_reference_limit"] == (int(limit) if limit != "all" else "all")
     candidates = texts_by_sentence(nbest)
     listed = set()

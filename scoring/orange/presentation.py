@@ -1,0 +1,67 @@
+"""How ORANGE results are presented, the same way by the CLI, the JSON and
+the web: the name of the interval, the warning for lists that cannot rank
+anything, and how many decimals make an average rank's interval visible.
+"""
+
+from __future__ import annotations
+
+import math
+
+# What ``ci_low``/``ci_high`` (average rank) and ``orange_ci_low``/``high``
+# are: :func:`scoring.orange.summarise` takes ``numpy.percentile`` (linear
+# interpolation) at 2.5 and 97.5 of the means of resampled sentences.
+ORANGE_INTERVAL = (
+    "95% bootstrap percentile interval over sentences, two-sided "
+    "(2.5th and 97.5th percentiles of the resampled means, interpolated)"
+)
+
+
+def single_candidate_warning(max_candidates: int) -> str | None:
+    """A warning when no sentence has more than one candidate, else ``None``.
+
+    With N = 1 the oracle's rank is 1, 1.5 or 2, so each sentence adds 50%,
+    75% or 100% to ORANGE: it only says whether the metric prefers the one
+    candidate to the references, not how it ranks them among alternatives.
+
+    >>> single_candidate_warning(5) is None
+    True
+    """
+    if max_candidates > 1:
+        return None
+    return (
+        "Every sentence of this n-best list has only one candidate: the "
+        "references are ranked against a single translation, so ORANGE can "
+        "only be 50%, 75% or 100% per sentence and does not measure how a "
+        "metric ranks the references among alternatives. Use n-best lists "
+        "with several candidates per sentence."
+    )
+
+
+def interval_decimals(
+    value: float, low: float | None, high: float | None, minimum: int = 2
+) -> int:
+    """Decimals (at least ``minimum``, at most 6) at which each end of the
+    interval prints differently from ``value``; an end equal to the value
+    (or missing, or NaN) cannot differ and is ignored.
+
+    >>> interval_decimals(1.4, 1.396, 1.404)
+    3
+    >>> interval_decimals(38.2, 30.5, 45.1)
+    2
+    """
+    bounds = [
+        bound
+        for bound in (low, high)
+        if bound is not None and math.isfinite(bound) and bound != value
+    ]
+    for decimals in range(minimum, 7):
+        shown = f"{value:.{decimals}f}"
+        if all(f"{bound:.{decimals}f}" != shown for bound in bounds):
+            return decimals
+    return 6
+
+
+def table_decimals(rows) -> int:
+    """One number of decimals for a column of ``(value, low, high)``, so the
+    column lines up: the largest any row needs."""
+    return max((interval_decimals(*row) for row in rows), default=2)
