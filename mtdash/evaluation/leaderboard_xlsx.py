@@ -56,6 +56,7 @@ def _provenance(leaderboard: Leaderboard) -> list[list[Cell]]:
         ["test set id", leaderboard.test_set_id],
         ["ranked by", leaderboard.primary_metric],
         ["significance test of the clusters", leaderboard.test],
+        ["multiple-comparison correction", leaderboard.correction_text],
         [
             "intervals",
             "two-sided percentile bootstrap intervals over segments; resamples, "

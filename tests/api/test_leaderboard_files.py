@@ -69,3 +69,15 @@ def test_the_leaderboard_files_are_team_scoped(outsider_api, scored):
 def test_only_real_formats_exist(api, scored):
     assert api.get(url(scored, "pdf")).status_code == 404
     assert api.get(url(scored, "tex")).status_code == 404
+
+
+def test_the_workbook_names_the_correction_asked_for(api, scored):
+    def provenance(query: str) -> dict:
+        response = api.get(url(scored, "xlsx") + query)
+        sheet = pd.read_excel(io.BytesIO(response.content), sheet_name="provenance")
+        return dict(sheet.itertuples(index=False))
+
+    assert provenance("")["multiple-comparison correction"] == "Holm-adjusted"
+    assert provenance("?correction=none")["multiple-comparison correction"] != (
+        "Holm-adjusted"
+    )

@@ -201,6 +201,8 @@ def test_the_correlations_csv_reads_back():
         best=False,
         equivalent=True,
         p_value=None,
+        too_few_points=False,
+        compared_with="chrf",
     )
     table = SimpleNamespace(
         level="system",
@@ -208,6 +210,11 @@ def test_the_correlations_csv_reads_back():
         rows=[SimpleNamespace(metric="=bleu", negated=True, cells=[cell, None])],
         n_samples=1000,
         seed=None,
+        interval={"sides": "two-sided", "kind": "percentile bootstrap"},
+        test={"name": "paired bootstrap", "sides": "one-sided"},
+        alpha=0.05,
+        confidence=0.95,
+        unit="system",
     )
     frame = read_csv(correlations_csv(table))
     assert frame["criterion"].tolist() == ["'-adequacy"]

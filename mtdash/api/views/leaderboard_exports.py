@@ -54,6 +54,12 @@ class TestSetLeaderboardFile(APIView):
                 enum=["bootstrap", "ar"],
                 description="the test behind clusters and rank ranges",
             ),
+            OpenApiParameter(
+                "correction",
+                str,
+                enum=["holm", "bonferroni", "none"],
+                description="the multiple-comparison correction the clusters respect",
+            ),
         ],
         responses={
             (200, CONTENT_TYPES["csv"]): OpenApiResponse(
@@ -72,6 +78,7 @@ class TestSetLeaderboardFile(APIView):
             test_set,
             rank_by=request.query_params.get("metric"),
             test=request.query_params.get("test", "bootstrap"),
+            correction=request.query_params.get("correction"),
         )
         body = exports.FORMATS[fmt](board)
         return download_response(body, f"leaderboard-{test_set.pk}.{fmt}")
