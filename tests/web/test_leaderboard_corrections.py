@@ -10,14 +10,16 @@ statistics job stored, for every test and correction.
 from __future__ import annotations
 
 import io
+from importlib import import_module
 from itertools import combinations
 
 import numpy as np
 import pandas as pd
 import pytest
+from django.apps import apps
 from django.urls import reverse
 
-from mtdash.evaluation.models import MetricComparison
+from mtdash.evaluation.models import ComparisonJob, MetricComparison
 from mtdash.evaluation.services.comparisons import ComparisonSettings, compare_test_set
 from mtdash.evaluation.services.leaderboard import build_leaderboard
 from mtdash.evaluation.services.scoring_jobs import run_scoring_job
@@ -256,3 +258,20 @@ def test_the_exports_name_the_correction_and_the_sides(client, owner, compared) 
     assert (chrf["sided"], chrf["correction"]) == ("two-sided", "bonferroni")
     latex = client.get(base + "leaderboard.tex").content.decode()
     assert "two-sided, Holm-adjusted p < 0.05 over all pairs" in latex
+
+
+def test_the_migration_queues_a_comparison_for_old_stored_clusters(compared) -> None:
+    migration = import_module(
+        "mtdash.evaluation.migrations.0005_recompute_clusters_per_correction"
+    )
+    ComparisonJob.objects.all().delete()
+    migration.queue_recomputation(apps, None)
+    assert not ComparisonJob.objects.exists()  # up to date: nothing to do
+    stored = MetricComparison.objects.get(test_set=compared, kind="metric")
+    for entry in stored.summary.values():
+        del entry["clusters"]
+    stored.save()
+    migration.queue_recomputation(apps, None)
+    migration.queue_recomputation(apps, None)
+    (job,) = ComparisonJob.objects.all()
+    assert (job.test_set_id, job.status) == (compared.pk, "queued")
