@@ -1,6 +1,8 @@
 """``python -m scoring complexity``: readability and complexity of a text file.
 
-Reads a UTF-8 file, one segment (sentence) per line, and prints its ASL, ASW,
+Reads a UTF-8 file, one segment per line (a line may hold several sentences:
+they are counted, ``--sentences line`` counts one per line), in one of the
+languages with syllable rules (cs, de, en, es, fr, ru), and prints its ASL, ASW,
 Flesch Reading Ease and Flesch-Kincaid grade (:mod:`scoring.readability.complexity`).
 With ``--reference-text`` it also prints the normalisation coefficient
 C = ASW(text) / ASW(reference text) of Babych et al. (2005) and the factors
@@ -26,7 +28,11 @@ import sys
 from typing import Any, TextIO
 
 from scoring.errors import InputFileError, ScoringError
-from scoring.readability.complexity import TextComplexity, text_complexity
+from scoring.readability.complexity import (
+    SENTENCE_MODES,
+    TextComplexity,
+    text_complexity,
+)
 from scoring.readability.normalisation import (
     NORMALISATION_POWERS,
     normalisation_coefficient,
@@ -51,9 +57,9 @@ def add_complexity_parser(
         "complexity",
         help="readability of a text: ASL, ASW, Flesch Reading Ease and grade",
         description=(
-            "Readability figures of a text, one sentence per line (Babych et al. "
+            "Readability figures of a text, one segment per line (Babych et al. "
             "2005). Words are runs of letters; numbers and punctuation are not "
-            "counted."
+            "counted; sentences are counted within lines."
         ),
     )
     parser.add_argument("--text", required=True, metavar="FILE", help="UTF-8 text file")
@@ -62,6 +68,12 @@ def add_complexity_parser(
         "--syllables",
         choices=_ALL_STYLES,
         help="syllable style (default spoken; written: French mute e counted)",
+    )
+    parser.add_argument(
+        "--sentences",
+        choices=SENTENCE_MODES,
+        default="split",
+        help="split: sentences within lines (default); line: one per line",
     )
     parser.add_argument(
         "--reference-text",
@@ -93,8 +105,12 @@ def run_complexity(arguments: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _measure(path: str, language: str, style: str | None) -> dict[str, Any]:
-    figures: TextComplexity = text_complexity(read_segments(path), language, style)
+def _measure(
+    path: str, language: str, style: str | None, sentences: str = "split"
+) -> dict[str, Any]:
+    figures: TextComplexity = text_complexity(
+        read_segments(path), language, style, sentences
+    )
     if figures.n_words == 0:
         raise InputFileError(
             f"{path}: no words to measure (words are runs of letters; numbers "
@@ -105,11 +121,12 @@ def _measure(path: str, language: str, style: str | None) -> dict[str, Any]:
 
 
 def _report(arguments: argparse.Namespace) -> dict[str, Any]:
-    text = _measure(arguments.text, arguments.lang, arguments.syllables)
+    sentences = getattr(arguments, "sentences", "split")
+    text = _measure(arguments.text, arguments.lang, arguments.syllables, sentences)
     report: dict[str, Any] = {"text": text}
     if arguments.reference_text:
         reference = _measure(
-            arguments.reference_text, arguments.lang, arguments.syllables
+            arguments.reference_text, arguments.lang, arguments.syllables, sentences
         )
         coefficient = float(normalisation_coefficient(text["asw"], reference["asw"]))
         report["reference"] = reference

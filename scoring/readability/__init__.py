@@ -7,6 +7,7 @@ The public API the dashboard uses (``mtdash`` imports only this package):
   Ease, Flesch-Kincaid grade of one text, one sentence per segment);
 - :data:`LANGUAGES` / :data:`STYLES` / :func:`get_syllable_counter`: which
   languages have syllable rules, and their counters;
+- :func:`split_sentences`: the sentences of one segment (ASL counts them);
 - :func:`normalisation_coefficient`, :func:`normalise_scores`,
   :data:`NORMALISATION_POWERS` (BLEU x C², WNM x C);
 - :func:`stability_table` -> :class:`StabilityTable` (Tables 4-5: raw and
@@ -16,6 +17,7 @@ The public API the dashboard uses (``mtdash`` imports only this package):
 """
 
 from scoring.readability.complexity import (
+    SENTENCE_MODES,
     TextComplexity,
     flesch_kincaid_grade,
     flesch_reading_ease,
@@ -32,6 +34,7 @@ from scoring.readability.normalisation import (
     sample_standard_deviation,
     stability_table,
 )
+from scoring.readability.sentences import split_sentences
 from scoring.readability.syllables.counter import (
     LANGUAGES,
     STYLES,
@@ -43,6 +46,7 @@ from scoring.readability.syllables.counter import (
 __all__ = [
     "LANGUAGES",
     "NORMALISATION_POWERS",
+    "SENTENCE_MODES",
     "STYLES",
     "ReadabilityCorrelations",
     "StabilityTable",
@@ -56,6 +60,7 @@ __all__ = [
     "normalise_scores",
     "readability_correlations",
     "sample_standard_deviation",
+    "split_sentences",
     "split_words",
     "stability_table",
     "text_complexity",

@@ -17,9 +17,11 @@ and WNM) and normalise scores by it (:mod:`scoring.readability.normalisation`).
 Counting rules (the paper does not state its tokenisation; these follow its
 reading of ASW as the complexity of the *lexicon*):
 
-* a sentence is a segment (one line of an MT test set) with at least one
-  word; segments are not split further, so a two-sentence segment counts as
-  one long sentence;
+* a sentence is a piece of a segment (one line of an MT test set) cut by
+  :func:`scoring.readability.sentences.split_sentences` (full stops, question
+  and exclamation marks, with each language's abbreviations, decimals,
+  ordinals and quotes) that has at least one word; ``sentences="line"``
+  keeps the older count of one sentence per line with a word;
 * a word is a run of letters (any script, with combining marks), joined by
   inner apostrophes and hyphens into one word (``don't``, ``l'homme``,
   ``e-mail``, ``Saint-Brieuc``), as Flesch counts contractions and hyphenated
@@ -49,6 +51,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from scoring.errors import ScoringError
+from scoring.readability.sentences import split_sentences
 from scoring.readability.syllables.counter import SyllableCounter, get_syllable_counter
 from scoring.results import json_safe
 from scoring.version import __version__
@@ -97,10 +101,10 @@ class TextComplexity:
     """Readability counts of one text and the figures derived from them.
 
     Attributes:
-        language: ISO 639-1 code of the text (``"en"``, ``"fr"``).
+        language: ISO 639-1 code of the text (``"en"``, ``"de"``...).
         syllables: the syllable counter's label (``SyllableCounter.signature``).
         n_segments: lines read, including those without words.
-        n_sentences: segments with at least one word.
+        n_sentences: sentences with at least one word (see ``sentences``).
         n_words: words (alphabetic tokens, see the module).
         n_syllables: syllables of those words.
 
@@ -116,6 +120,7 @@ class TextComplexity:
     n_sentences: int
     n_words: int
     n_syllables: int
+    sentences: str = "split"  # "split" (within lines) or "line" (one per line)
 
     @property
     def asl(self) -> float:
@@ -142,7 +147,7 @@ class TextComplexity:
         """Every setting that changes the figures, sacreBLEU style."""
         return (
             f"complexity|lang:{self.language}|syl:{self.syllables}"
-            f"|words:letters-no-numbers|sent:segment|version:{__version__}"
+            f"|words:letters-no-numbers|sent:{self.sentences}|version:{__version__}"
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -150,6 +155,7 @@ class TextComplexity:
         return json_safe(
             {
                 "language": self.language,
+                "sentences": self.sentences,
                 "n_segments": self.n_segments,
                 "n_sentences": self.n_sentences,
                 "n_words": self.n_words,
@@ -163,40 +169,69 @@ class TextComplexity:
         )
 
 
-def segment_counts(segments: Sequence[str], counter: SyllableCounter) -> np.ndarray:
-    """Words and syllables per segment, shape ``(n_segments, 2)``, int64.
+#: How sentences are counted: cut within lines, or one per line.
+SENTENCE_MODES = ("split", "line")
+
+
+def segment_counts(
+    segments: Sequence[str],
+    counter: SyllableCounter,
+    sentences: str = "split",
+) -> np.ndarray:
+    """Words, syllables and sentences per segment, shape ``(n_segments, 3)``.
 
     Column sums give a text's totals, so a bootstrap over segments can
     resample rows without reading the text again.
     """
-    counts = np.zeros((len(segments), 2), dtype=np.int64)
+    counts = np.zeros((len(segments), 3), dtype=np.int64)
     for row, segment in enumerate(segments):
         words = split_words(segment)
-        counts[row] = len(words), sum(counter.count(word) for word in words)
+        if sentences == "line" or not words:
+            n_sentences = int(bool(words))
+        else:
+            pieces = split_sentences(segment, counter.language)
+            n_sentences = sum(1 for piece in pieces if split_words(piece))
+        counts[row] = (
+            len(words),
+            sum(counter.count(word) for word in words),
+            n_sentences,
+        )
     return counts
 
 
 def text_complexity(
-    segments: Sequence[str], language: str = "en", style: str | None = None
+    segments: Sequence[str],
+    language: str = "en",
+    style: str | None = None,
+    sentences: str = "split",
 ) -> TextComplexity:
-    """ASL, ASW and the Flesch figures of ``segments`` (one sentence each).
+    """ASL, ASW and the Flesch figures of ``segments``.
 
     ``style`` chooses the syllable counting style (French: ``"spoken"``, the
     default, or ``"written"``); see :mod:`scoring.readability.syllables.counter`.
+    ``sentences`` is ``"split"`` (sentences within lines, the default) or
+    ``"line"`` (one sentence per line with a word).
 
-    >>> figures = text_complexity(["The cat sat on the table.", "It was happy."])
+    >>> figures = text_complexity(["The cat sat on the table. It was happy."])
     >>> figures.n_sentences, figures.n_words, figures.n_syllables
     (2, 9, 11)
     >>> round(figures.flesch_reading_ease, 4), round(figures.flesch_kincaid_grade, 4)
     (98.8675, 0.5872)
+    >>> text_complexity(["The cat sat on the table. It was happy."], sentences="line").asl
+    9.0
     """
+    if sentences not in SENTENCE_MODES:
+        raise ScoringError(
+            f"sentences must be one of {', '.join(SENTENCE_MODES)}, not {sentences!r}"
+        )
     counter = get_syllable_counter(language, style)
-    counts = segment_counts(segments, counter)
+    counts = segment_counts(segments, counter, sentences)
     return TextComplexity(
         language=language,
         syllables=counter.signature,
         n_segments=len(segments),
-        n_sentences=int(np.count_nonzero(counts[:, 0])),
+        n_sentences=int(counts[:, 2].sum()),
         n_words=int(counts[:, 0].sum()),
         n_syllables=int(counts[:, 1].sum()),
+        sentences=sentences,
     )

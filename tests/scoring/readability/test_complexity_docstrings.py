@@ -14,6 +14,12 @@ MODULES_WITH_EXAMPLES = [
     "scoring.readability.syllables.counter",
     "scoring.readability.syllables.english",
     "scoring.readability.syllables.french",
+    "scoring.readability.syllables.german",
+    "scoring.readability.syllables.spanish",
+    "scoring.readability.syllables.czech",
+    "scoring.readability.syllables.russian",
+    "scoring.readability.syllables.dictionary",
+    "scoring.readability.sentences",
 ]
 
 
