@@ -156,3 +156,12 @@ def test_the_review_report_names_its_interval(logged_in, nbest, owner):
     assert first.startswith("# review") and "Wilson score interval" in first
     body = logged_in.get(f"/api/v1/orange/reviews/{review.pk}/report").json()
     assert body["interval"] == "95% Wilson score interval for a proportion, two-sided"
+
+
+def test_the_review_pages_name_bleu_as_the_sentence_bleu(logged_in, nbest, owner):
+    job = run(nbest, owner)
+    review = create_review(job, "bleu", 2, 1, owner)
+    name = '<span class="metric-name">BLEU (add-one sentence)</span>'
+    assert name in logged_in.get(review.get_absolute_url()).content.decode()
+    report = logged_in.get(reverse("orange_review_report", args=[review.pk]))
+    assert name in report.content.decode()

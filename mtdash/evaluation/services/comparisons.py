@@ -55,6 +55,7 @@ from mtdash.evaluation.services.statistics_store import unpack_statistics
 from mtdash.judgments.models import Criterion, ExternalMetric, ExternalSegmentScore
 from mtdash.judgments.services import correlations
 from mtdash.judgments.services.reading import stored_judgments
+from mtdash.judgments.services.sources import human_signature
 from scoring import MetricError, get_metric
 from scoring import __version__ as SCORING_VERSION
 from scoring.stats import (
@@ -364,7 +365,7 @@ def _human_fields(test_set_id, judgments, criterion, output_of, options):
         ).items():
             summary[name].update(entry)
     return {
-        "signature": f"human:{criterion}|z-scores per judge|WMT micro-average",
+        "signature": human_signature(test_set_id, criterion),  # scale, sources
         "higher_is_better": criterion_higher,
         "output_ids": output_ids,
         "seed": options.seed,
