@@ -2,7 +2,7 @@ import re
 
 from django.urls import include, path, register_converter
 
-from mtdash.evaluation import exports, job_views, views
+from mtdash.evaluation import exports, job_views, leaderboard_status_views, views
 
 
 class ExportFormatConverter:
@@ -27,6 +27,11 @@ urlpatterns = [
         "test-sets/<int:pk>/leaderboard.<export_format:fmt>",
         views.test_set_export,
         name="test_set_export",
+    ),
+    path(
+        "test-sets/<int:pk>/leaderboard/status.json",
+        leaderboard_status_views.leaderboard_status,
+        name="leaderboard_status",
     ),
     path(
         "test-sets/<int:pk>/p-values/", views.test_set_pvalues, name="test_set_pvalues"

@@ -24,6 +24,7 @@ from mtdash.evaluation.services.leaderboard_page import (
     CORRECTION_CHOICES,
     leaderboard_fragment,
 )
+from mtdash.evaluation.services.leaderboard_refresh import leaderboard_state
 from mtdash.evaluation.services.pvalues import compared_columns, pvalue_matrix
 from mtdash.evaluation.services.scoring_jobs import rescore_test_set
 from scoring.language_defaults import tokenizer_for
@@ -88,6 +89,13 @@ def test_set_detail(request, pk: int):
     context = {
         "test_set": test_set,
         "leaderboard_html": mark_safe(fragment.html),  # rendered with autoescape
+        # Polled by leaderboard_refresh.js while workers will change the table.
+        "leaderboard_state": leaderboard_state(
+            test_set,
+            request.GET.get("metric"),
+            request.GET.get("test", "bootstrap"),
+            request.GET.get("correction"),
+        ),
         "figure": fragment.has_figure,
         "rescore_form": MetricSelectionForm(test_set=test_set),
         "n_segments": test_set.segments.count(),

@@ -1,0 +1,29 @@
+// While workers will change the leaderboard (scoring jobs running, intervals
+// and clusters pending), polls its small status JSON and reloads the page
+// once the state it shows is out of date, so the statistics appear without
+// a manual reload. A page with nothing pending does not poll.
+(function () {
+  const region = document.getElementById("leaderboard-region");
+  if (!region || region.dataset.pending !== "true") return;
+  let delay = 2000;
+
+  async function poll() {
+    try {
+      const response = await fetch(region.dataset.refreshUrl, { headers: { Accept: "application/json" } });
+      if (response.ok) {
+        const data = await response.json();
+        if (data.state !== region.dataset.state) {
+          window.location.reload();
+          return;
+        }
+        if (!data.pending) return;
+      }
+    } catch (error) {
+      // A dropped request is retried on the next tick.
+    }
+    // Every 2 s at first, then less often while nothing changes (at most 10 s).
+    delay = Math.min(delay * 1.25, 10000);
+    window.setTimeout(poll, delay);
+  }
+  window.setTimeout(poll, delay);
+})();
