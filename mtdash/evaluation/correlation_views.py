@@ -25,6 +25,7 @@ from mtdash.evaluation.services.correlation_page import (
 from mtdash.judgments.services.agreement import agreement_summary
 from mtdash.judgments.services.correlation_points import read_points
 from mtdash.judgments.services.correlations import LEVELS, METHODS
+from mtdash.judgments.services.sources import criteria_sources
 from mtdash.orange.services.test_set_summary import orange_summary
 
 
@@ -47,6 +48,8 @@ def correlations(request, pk: int):
         "methods": [(method, METHOD_LABELS[method]) for method in METHODS],
         "agreement": agreement_summary(test_set),
         "orange": orange_summary(test_set),
+        # Which imports and campaigns each criterion's human scores come from.
+        "human_sources": criteria_sources(test_set.pk),
     }
     return render(request, "evaluation/correlations.html", context)
 

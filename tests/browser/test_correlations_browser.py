@@ -57,6 +57,7 @@ def test_import_judgments_then_correlations_then_a_scatter_plot(
     # The existing import page.
     browser.find_element(By.ID, "id_file").send_keys(str(judgments))
     browser.find_element(By.CSS_SELECTOR, "#judgments-form button").click()
+    wait.until(EC.element_to_be_clickable((By.ID, "preview-import"))).click()
     result = wait.until(EC.visibility_of_element_located((By.ID, "import-result")))
     assert "adequacy" in result.text and "fluency" in result.text
 

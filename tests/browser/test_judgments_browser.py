@@ -48,6 +48,7 @@ def test_import_judgments_and_comet_scores_then_see_the_column(
     wait.until(EC.element_to_be_clickable((By.ID, "judgments-link"))).click()
     browser.find_element(By.ID, "id_file").send_keys(str(judgments))
     browser.find_element(By.CSS_SELECTOR, "#judgments-form button").click()
+    wait.until(EC.element_to_be_clickable((By.ID, "preview-import"))).click()
     result = wait.until(EC.visibility_of_element_located((By.ID, "import-result")))
     assert "3" in result.text and "adequacy" in result.text
     browser.save_screenshot(os.path.join(shots, "judgments-imported.png"))
@@ -102,6 +103,7 @@ def test_import_then_judgments_page_then_disagreement_explorer(
     browser.get(f"{live_server.url}/test-sets/{test_set.pk}/judgments/import/")
     browser.find_element(By.ID, "id_file").send_keys(str(judgments))
     browser.find_element(By.CSS_SELECTOR, "#judgments-form button").click()
+    wait.until(EC.element_to_be_clickable((By.ID, "preview-import"))).click()
     wait.until(EC.element_to_be_clickable((By.ID, "see-judgments"))).click()
 
     # The judgments page: the import, the systems with a drawn chart.
@@ -178,6 +180,13 @@ def test_real_wmt21_judgments_page_and_explorer(browser, live_server, owner, tea
     browser.get(f"{live_server.url}/test-sets/{test_set.pk}/judgments/import/")
     browser.find_element(By.ID, "id_file").send_keys(str(ru_en / "human/da_seg.tsv"))
     browser.find_element(By.CSS_SELECTOR, "#judgments-form button").click()
+    # The preview: how the file is read, before anything is stored.
+    button = wait.until(EC.element_to_be_clickable((By.ID, "preview-import")))
+    mapping = browser.find_element(By.ID, "preview-mapping").text
+    assert "column seg_id(txt line, 1-based)" in mapping
+    assert "da-z from column z" in mapping
+    full_page(browser, "judgments-preview-wmt21.png")
+    button.click()
     wait.until(EC.element_to_be_clickable((By.ID, "see-judgments"))).click()
     wait.until(
         EC.presence_of_element_located((By.CSS_SELECTOR, ".criterion-chart svg"))

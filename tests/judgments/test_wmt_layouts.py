@@ -72,7 +72,7 @@ def test_the_wmt22_da_seg_layout_is_previewed_with_its_column_mapping(ru_en):
     assert dict(preview.mapping) == {
         "segment": "column seg_id",
         "system": "column system",
-        "judge": "column judge, else one anonymous judge '-'",
+        "judge": "none in the file: one anonymous judge '-'",
         "criterion": "da from column raw; da-z from column z",
         "value": "column raw → da; column z → da-z",
     }

@@ -102,6 +102,8 @@ def leaderboard_json(board: Leaderboard, p_values: bool = False) -> dict:
                 "n_trials": column.n_trials,
                 "correction": column.correction,
                 "alpha": column.alpha,
+                "score": column.score_label,
+                "sources": column.sources,
             }
             for column in board.human_columns
         },

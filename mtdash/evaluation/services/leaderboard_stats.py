@@ -144,6 +144,20 @@ class HumanColumn:
     correction: str = DEFAULT_CORRECTION
     comparison_id: int | None = None
     test: str = HUMAN_TEST
+    # human:<criterion>|<scale>|WMT micro-average|sources:<a.csv; campaign x>
+    signature: str = ""
+
+    @property
+    def score_label(self) -> str:
+        """ "z" (mean of per-judge z-scores), "WMT z" or "raw mean" (as given)."""
+        if "|WMT z as given|" in self.signature:
+            return "WMT z"
+        return "raw mean" if "|raw means as given|" in self.signature else "z"
+
+    @property
+    def sources(self) -> str:
+        """The imports and campaigns the column was computed from."""
+        return self.signature.partition("|sources:")[2]
 
     @property
     def correction_text(self) -> str:
@@ -236,6 +250,7 @@ def read_human_columns(
                 alpha=comparison.alpha,
                 correction=correction,
                 comparison_id=comparison.pk,
+                signature=comparison.signature,
             )
         )
     return tuple(sorted(columns, key=lambda column: column.criterion))

@@ -97,6 +97,11 @@ class Layout:
             )
         else:
             criterion = column("criterion", "column criterion, else 'score'")
+        judge = (
+            "none in the file: one anonymous judge '-'"
+            if self.name.startswith("wmt-")
+            else "column judge, else one anonymous judge '-'"
+        )
         value = "; ".join(
             f"column {r.columns.get('value', 'value')}"
             + (f" → {r.criterion}" if r.criterion else "")
@@ -105,7 +110,7 @@ class Layout:
         return (
             ("segment", column("segment", "column segment")),
             ("system", system),
-            ("judge", column("judge", "column judge, else one anonymous judge '-'")),
+            ("judge", column("judge", judge)),
             ("criterion", criterion),
             ("value", value),
         )

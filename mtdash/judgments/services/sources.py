@@ -116,3 +116,46 @@ def choose_sources(criterion: Criterion, chosen: set[int]) -> list[Source]:
         )
     criterion.left_out.set(known - chosen)
     return criterion_sources(criterion)
+
+
+_SCALE_WORDS = {
+    "raw": "z-scores per judge",
+    "z": "WMT z as given",
+    "mean": "raw means as given",
+}
+
+
+def human_signature(test_set_id: int, name: str) -> str:
+    """The signature of a human column: what its score is and the sources it
+    was computed from, e.g. ``human:da-z|WMT z as given|WMT micro-average|
+    sources:da_seg.tsv``."""
+    criterion = Criterion.objects.filter(test_set_id=test_set_id, name=name).first()
+    scale = _SCALE_WORDS[criterion.scale if criterion else "raw"]
+    sources = sources_label(criterion) if criterion else ""
+    return f"human:{name}|{scale}|WMT micro-average|sources:{sources}"[:400]
+
+
+@dataclass(frozen=True)
+class CriterionSources:
+    """How pages name a criterion's human scores: its score and sources."""
+
+    name: str
+    score_label: str  # "mean z", "WMT z" or "raw mean"
+    sources: str  # the sources in use, "; "-separated
+
+    def to_dict(self) -> dict:
+        return {
+            "criterion": self.name,
+            "score": self.score_label,
+            "sources": self.sources,
+        }
+
+
+def criteria_sources(test_set_id: int) -> list[CriterionSources]:
+    """Every criterion of the test set with sources in use, by name."""
+    found = []
+    for criterion in Criterion.objects.filter(test_set_id=test_set_id).order_by("name"):
+        label = sources_label(criterion)
+        if label:
+            found.append(CriterionSources(criterion.name, criterion.score_label, label))
+    return found

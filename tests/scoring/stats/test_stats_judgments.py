@@ -158,6 +158,20 @@ def test_zscores_are_per_judge_and_per_criterion() -> None:
     assert z.tolist()[4:] == [0.0, 0.0]
 
 
+def test_a_criterion_aggregated_as_given_is_never_standardised() -> None:
+    import dataclasses
+
+    judgments = dataclasses.replace(parse(EXAMPLE), as_given=frozenset({"adequacy"}))
+    z = standardise_per_judge(judgments)
+    # adequacy as given (4, 2, 5, 3); fluency still per judge (no spread -> 0).
+    assert z.tolist() == [4.0, 2.0, 5.0, 3.0, 0.0, 0.0]
+    scores = human_scores(judgments, "adequacy")
+    assert scores.as_given and not human_scores(judgments, "fluency").as_given
+    # sysA: segment 1 = mean(4, 2) = 3, segment 2 = 5 -> 4, as the raw means.
+    assert scores.system_scores.tolist() == [4.0, 3.0]
+    assert scores.to_dict()["as_given"] is True
+
+
 def test_segment_and_system_scores_are_micro_averages() -> None:
     scores = human_scores(parse(EXAMPLE), "adequacy", standardise=False)
     assert scores.systems == ("sysA", "sysB")
