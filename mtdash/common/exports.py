@@ -16,6 +16,8 @@ import numbers
 import re
 from collections.abc import Iterable, Sequence
 
+import numpy as np
+
 # What a CSV cell may hold: text (guarded against formulas), a number (kept a
 # number), or nothing (an empty cell; NaN is nothing too).
 Cell = str | int | float | bool | None
@@ -66,9 +68,13 @@ def csv_cell(value: Cell) -> str | int | float | bool | None:
 
     >>> csv_cell("-foo"), csv_cell(-0.0257), csv_cell(float("nan"))
     ("'-foo", -0.0257, None)
+    >>> csv_cell(np.bool_(True)), csv_cell(np.int64(3)), csv_cell(np.float32(0.5))
+    (True, 3, 0.5)
     """
     if value is None or isinstance(value, str):
         return None if value is None else spreadsheet_text(value)
+    if isinstance(value, np.generic):  # NumPy's bool_, int64, float32, ...
+        value = value.item()
     if isinstance(value, bool):
         return value
     if isinstance(value, numbers.Integral):

@@ -16,6 +16,7 @@ import numbers
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
+import numpy as np
 from openpyxl import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
@@ -83,6 +84,8 @@ def _value(value: Cell) -> str | int | float | bool | None:
     """Numbers as numbers (NaN and infinities, which a workbook cannot hold,
     as empty cells), text on one line (a workbook's strings allow no control
     characters), ``None`` empty."""
+    if isinstance(value, np.generic):  # NumPy's bool_, int64, float32, ...
+        value = value.item()
     if value is None or isinstance(value, bool):
         return value
     if isinstance(value, str):

@@ -10,6 +10,7 @@ import io
 import math
 from types import SimpleNamespace
 
+import numpy as np
 import openpyxl
 import pandas as pd
 import pytest
@@ -313,3 +314,12 @@ def test_a_hash_in_a_name_is_text_and_not_a_comment():
     frame = read_csv(text)
     assert frame["system"].tolist() == ["sys #1, big"]
     assert frame["bleu"].tolist() == [-1.5]
+
+
+def test_numpy_scalars_are_written_as_plain_numbers():
+    row = ["sys", np.float64(-0.25), np.int64(3), np.bool_(True), np.float64("nan")]
+    text = csv_text(["system", "z", "n", "best", "missing"], [row])
+    assert text.splitlines()[1] == '"sys",-0.25,3,True,""'
+    frame = read_csv(text)
+    assert frame["z"].tolist() == [-0.25] and frame["n"].tolist() == [3]
+    assert frame["best"].tolist() == [True] and frame["missing"].isna().all()
