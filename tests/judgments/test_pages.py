@@ -172,3 +172,20 @@ def test_the_pages_need_a_login_and_hide_other_teams(client, outsider, toy, name
     assert client.get(url).status_code == 404
     assert client.post(url, {"file": upload("j.csv", JUDGMENTS)}).status_code == 404
     assert Judgment.objects.count() == 0
+
+
+def test_files_left_waiting_over_a_day_are_swept(
+    client, owner, toy, artifacts
+):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from mtdash.judgments.services import pending
+
+    client.force_login(owner)
+    preview_url(client, toy, JUDGMENTS)
+    (waiting,) = [p for p in artifacts.rglob("*") if p.is_file()]
+    assert pending.sweep() == 0  # not a day old yet
+    assert pending.sweep(timezone.now() + timedelta(days=1, seconds=1)) == 1
+    assert not waiting.exists()
