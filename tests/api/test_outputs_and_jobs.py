@@ -166,7 +166,13 @@ def test_the_leaderboard_gives_scores_on_the_metrics_scale(api, test_set):
 
 def test_an_empty_leaderboard(api, test_set):
     board = api.get(f"/api/v1/test-sets/{test_set.pk}/leaderboard").json()
-    assert board == {"metrics": [], "systems": [], "significance": {}}
+    assert board == {
+        "metrics": [],
+        "systems": [],
+        "correction": "holm",
+        "significance": {},
+        "human_significance": {},
+    }
 
 
 def test_the_upload_is_atomic_with_its_idempotency_row(api, test_set, monkeypatch):
