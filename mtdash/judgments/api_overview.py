@@ -8,6 +8,10 @@ disagreements are the judged segments where ``metric`` (a leaderboard
 column or an external metric) and ``criterion`` disagree most, ``limit``
 (≤ 500) of them. Another team's test set is a 404, as in the browser;
 errors are ``{"errors": [...]}`` (``mtdash.api.errors``).
+
+``GET .../judgments/sources`` lists every criterion's sources (imports and
+campaigns, each with its id and whether it is used); ``POST`` with
+``{"criterion": "adequacy", "sources": [3, 5]}`` uses exactly those.
 """
 
 from __future__ import annotations
@@ -19,10 +23,13 @@ from rest_framework.views import APIView
 
 from mtdash.api.errors import ApiError, error
 from mtdash.api.permissions import scoped_or_404
+from mtdash.evaluation import access
 from mtdash.evaluation.access import test_sets_of
+from mtdash.evaluation.services.comparisons import request_comparison
 from mtdash.judgments.services import disagreements as explorer
 from mtdash.judgments.services.overview import segment_page
 from mtdash.judgments.services.overview_store import all_aggregates
+from mtdash.judgments.services.sources import choose_sources, criterion_sources
 
 MAX_PAGE_SIZE = 1000
 MAX_LIMIT = 500
@@ -77,7 +84,9 @@ class JudgmentsSummary(APIView):
             {
                 "test_set": test_set.pk,
                 "aggregation": "WMT: segment = mean of its judgments; system = "
-                "mean of its judged segments; z = per-judge z-scores (sample sd)",
+                "mean of its judged segments; z = per-judge z-scores (sample sd), "
+                "or the file's values as given for a criterion whose score is "
+                "'WMT z' or 'raw mean'",
                 "criteria": [c.to_dict() for c in criteria],
                 "segments": segments,
             }
@@ -132,3 +141,54 @@ class JudgmentsDisagreements(APIView):
                 "results": [row.to_dict() for row in found.rows],
             }
         )
+
+
+class JudgmentSources(APIView):
+    """Which imports and campaigns feed each criterion."""
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    def get(self, request, pk: int) -> Response:
+        test_set = scoped_or_404(test_sets_of(request.user), pk)
+        return Response(_sources(test_set))
+
+    @extend_schema(request=OpenApiTypes.OBJECT, responses={200: OpenApiTypes.OBJECT})
+    def post(self, request, pk: int) -> Response:
+        test_set = access.get_test_set(request.user, pk)
+        name = str(request.data.get("criterion", ""))
+        criterion = test_set.criteria.filter(name=name).first()
+        if criterion is None:
+            names = ", ".join(
+                test_set.criteria.order_by("name").values_list("name", flat=True)
+            )
+            raise ApiError(
+                [
+                    error(
+                        f"criterion: no criterion {name!r}; criteria: {names or '(none)'}"
+                    )
+                ]
+            )
+        chosen = request.data.get("sources")
+        if not isinstance(chosen, list) or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in chosen
+        ):
+            raise ApiError([error("sources: a list of source ids (from GET)")])
+        try:
+            choose_sources(criterion, set(chosen))
+        except ValueError as problem:
+            raise ApiError([error(f"sources: {problem}")]) from None
+        request_comparison(test_set.pk)  # leaderboard human columns, correlations
+        return Response(_sources(test_set))
+
+
+def _sources(test_set) -> dict:
+    return {
+        "test_set": test_set.pk,
+        "criteria": [
+            {
+                "criterion": criterion.name,
+                "score": criterion.score_label,
+                "sources": [s.to_dict() for s in criterion_sources(criterion)],
+            }
+            for criterion in test_set.criteria.order_by("name")
+        ],
+    }

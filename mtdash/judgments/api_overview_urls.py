@@ -11,6 +11,11 @@ urlpatterns = [
         name="api_judgments_summary",
     ),
     path(
+        "test-sets/<int:pk>/judgments/sources",
+        api_overview.JudgmentSources.as_view(),
+        name="api_judgment_sources",
+    ),
+    path(
         "test-sets/<int:pk>/judgments/disagreements",
         api_overview.JudgmentsDisagreements.as_view(),
         name="api_judgments_disagreements",

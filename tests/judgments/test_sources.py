@@ -217,3 +217,75 @@ def test_the_leaderboard_names_wmt_z_and_its_source(client, owner, toy):
         "(mean z) from imported.csv; <strong>da</strong> (raw mean) from "
         "da_seg.tsv; <strong>da-z</strong> (WMT z) from da_seg.tsv." in html
     )
+
+
+# -- the API ------------------------------------------------------------------
+
+
+def token_client(user):
+    import io
+
+    from django.core.management import call_command
+    from rest_framework.test import APIClient
+
+    out = io.StringIO()
+    call_command("create_api_token", user.username, stdout=out)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {out.getvalue().strip()}")
+    return client
+
+
+def test_the_api_lists_and_sets_a_criterions_sources(owner, outsider, toy):
+    import_judgments(toy, owner, FILE.encode(), "imported.csv")
+    pilot = campaign(toy, owner)
+    rate_all(pilot, owner, 5)
+    imported = criterion_sources(Criterion.objects.get(name="adequacy"))[0].batch_id
+    url = f"/api/v1/test-sets/{toy.pk}/judgments/sources"
+    api = token_client(owner)
+    body = api.get(url).json()
+    assert body["criteria"] == [
+        {
+            "criterion": "adequacy",
+            "score": "mean z",
+            "sources": [
+                {
+                    "id": imported,
+                    "source": "imported.csv",
+                    "kind": "import",
+                    "layout": "csv",
+                    "judgments": 3,
+                    "in_use": True,
+                },
+                {
+                    "id": pilot.batch_id,
+                    "source": "campaign pilot",
+                    "kind": "campaign",
+                    "layout": "campaign",
+                    "judgments": 2,
+                    "in_use": False,
+                },
+            ],
+        }
+    ]
+    answer = api.post(
+        url, {"criterion": "adequacy", "sources": [pilot.batch_id]}, format="json"
+    )
+    assert answer.status_code == 200
+    used = [s["in_use"] for s in answer.json()["criteria"][0]["sources"]]
+    assert used == [False, True]
+    assert adequacy_values(toy) == [5.0, 5.0]
+
+    for fields, message in (
+        ({"criterion": "fluency", "sources": []}, "criterion: no criterion 'fluency'"),
+        ({"criterion": "adequacy", "sources": "all"}, "sources: a list of source"),
+        ({"criterion": "adequacy", "sources": [999]}, "sources: adequacy has no"),
+    ):
+        answer = api.post(url, fields, format="json")
+        assert answer.status_code == 400
+        assert answer.json()["errors"][0]["message"].startswith(message)
+    assert adequacy_values(toy) == [5.0, 5.0]
+    stranger = token_client(outsider)
+    assert stranger.get(url).status_code == 404
+    answer = stranger.post(url, {"criterion": "adequacy", "sources": []}, format="json")
+    assert answer.status_code == 404
+    assert adequacy_values(toy) == [5.0, 5.0]
