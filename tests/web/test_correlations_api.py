@@ -49,8 +49,19 @@ def test_a_token_reads_the_stored_table_of_each_level_and_method(member, judged)
             assert body["negated"] == ["ter"]
             assert sorted(body["metrics"]) == ["bleu", "chrf", "comet", "ter"]
             assert [c["criterion"] for c in body["criteria"]] == ["adequacy", "fluency"]
+            unit = "system" if level == "system" else "segment"
+            assert body["resampling_unit"] == body["interval"]["unit"] == unit
+            assert body["interval"]["sides"] == "two-sided"
+            assert body["equivalence_test"]["sides"] == "two-sided"
+            assert body["equivalence_test"]["test"] == "bootstrap"
             for column in body["criteria"]:
-                assert sum(cell["best"] for cell in column["cells"]) == 1
+                # Four systems: metrics often tie (same ranks): all are best.
+                best = [cell for cell in column["cells"] if cell["best"]]
+                top = max(cell["coefficient"] for cell in column["cells"])
+                assert [c["metric"] for c in best] == column["best_metrics"]
+                assert best and all(
+                    c["coefficient"] == pytest.approx(top, rel=1e-12) for c in best
+                )
     # The defaults: system level, Pearson.
     assert client.get(url(judged)).json()["level"] == "system"
 

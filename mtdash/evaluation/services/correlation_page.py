@@ -4,6 +4,13 @@ The correlation tables are computed by the comparison job
 (:mod:`mtdash.judgments.services.correlations`); a request only reads the
 stored ``correlations`` analysis and arranges one table (level, method) as
 rows of metrics and columns of criteria, like Table 1 of the ORANGE paper.
+
+Every view names its interval (two-sided percentile bootstrap, and what was
+resampled) and its paired test against the best metric with the test's
+sidedness, in the words stored with the table (``interval``,
+``equivalence_test``), so the page, the CSV and LaTeX exports and the API
+say the same. A table stored before those words existed resampled points
+at sentence level: it is described so until the worker recomputes it.
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ from mtdash.judgments.services.correlations import (
     METHODS,
     table_key,
 )
+from scoring.stats import describe_interval, describe_test
 
 METHOD_LABELS = {"pearson": "Pearson", "spearman": "Spearman", "kendall": "Kendall"}
 LEVEL_LABELS = {"system": "System level", "sentence": "Sentence level"}
@@ -34,6 +42,8 @@ class Cell:
     equivalent: bool
     p_value: float | None
     n_points: int
+    too_few_points: bool = False
+    compared_with: str | None = None  # the best metric the test was against
 
     @property
     def mark(self) -> str:
@@ -65,6 +75,17 @@ class CorrelationView:
     confidence: float
     alpha: float
     data: dict = field(repr=False)
+    # What the intervals resampled and the paired test against the best, in
+    # words (describe_interval / describe_test of scoring.stats).
+    interval: dict = field(default_factory=dict)
+    test: dict = field(default_factory=dict)
+    notes: dict[str, str] = field(default_factory=dict)
+    too_few: dict[str, bool] = field(default_factory=dict)
+    best_metrics: dict[str, list[str]] = field(default_factory=dict)
+
+    @property
+    def unit(self) -> str:
+        return self.interval["unit"]
 
     @property
     def method_label(self) -> str:
@@ -75,8 +96,11 @@ class CorrelationView:
         return LEVEL_LABELS[self.level]
 
     @property
-    def headers(self) -> list[tuple[str, int]]:
-        return [(c, self.n_points[c]) for c in self.criteria]
+    def headers(self) -> list[tuple[str, int, bool]]:
+        """(criterion, points, too few points) of each column."""
+        return [
+            (c, self.n_points[c], self.too_few.get(c, False)) for c in self.criteria
+        ]
 
     @property
     def negated(self) -> list[str]:
@@ -99,12 +123,28 @@ def choose(value: str | None, allowed: tuple[str, ...]) -> str:
     return value if value in allowed else allowed[0]
 
 
+def _descriptions(data: dict) -> tuple[dict, dict]:
+    """(interval, test) of a stored table; a table stored before they were
+    (ANALYSIS_VERSION 1) resampled points at sentence level."""
+    interval = data.get("interval") or describe_interval(
+        data["confidence"],
+        "system" if data["level"] == "system" else "point",
+        data["n_samples"],
+        data["seed"],
+    )
+    test = data.get("equivalence_test") or describe_test(
+        data.get("test", "bootstrap"), data["alpha"]
+    )
+    return interval, test
+
+
 def arrange(data: dict) -> CorrelationView:
     """A stored ``CorrelationTable.to_dict()`` as rows of metrics."""
     columns = data["criteria"]
     criteria = tuple(column["criterion"] for column in columns)
     by_cell = {}
     for column in columns:
+        too_few = column.get("status") == "too few points"
         for cell in column["cells"]:
             by_cell[cell["metric"], column["criterion"]] = Cell(
                 metric=cell["metric"],
@@ -116,6 +156,8 @@ def arrange(data: dict) -> CorrelationView:
                 equivalent=cell["equivalent"],
                 p_value=cell["p_value"],
                 n_points=cell["n_points"],
+                too_few_points=too_few,
+                compared_with=cell.get("compared_with"),
             )
     negated = set(data["negated"])
     rows = tuple(
@@ -126,6 +168,7 @@ def arrange(data: dict) -> CorrelationView:
         )
         for metric in data["metrics"]
     )
+    interval, test = _descriptions(data)
     return CorrelationView(
         level=data["level"],
         method=data["method"],
@@ -141,6 +184,16 @@ def arrange(data: dict) -> CorrelationView:
         confidence=data["confidence"],
         alpha=data["alpha"],
         data=data,
+        interval=interval,
+        test=test,
+        notes={c["criterion"]: c.get("note", "") for c in columns},
+        too_few={c["criterion"]: c.get("status") == "too few points" for c in columns},
+        best_metrics={
+            c["criterion"]: c.get(
+                "best_metrics", [c["best_metric"]] if c["best_metric"] else []
+            )
+            for c in columns
+        },
     )
 
 

@@ -19,7 +19,11 @@ plots' points are in analyses of their own (:mod:`.correlation_points`).
 
 Sentence-level Spearman and Kendall intervals use at most
 :data:`SENTENCE_RANK_SAMPLES` resamples (each resample re-ranks every
-point); the table says how many it used (``n_samples``).
+point); the table says how many it used (``n_samples``). Sentence-level
+intervals resample whole segments (:data:`RESAMPLE`, WMT's way), and every
+table names its interval, its resampling unit and its paired test with the
+test's sidedness (``interval``, ``resampling_unit``, ``equivalence_test``),
+which the page, the exports and the API show as stored.
 """
 
 from __future__ import annotations
@@ -39,7 +43,13 @@ from mtdash.judgments.services.correlation_inputs import (
     with_sentence_scores,
 )
 from scoring import ScoringError
-from scoring.stats import Judgments, MetricScores, correlation_table
+from scoring.stats import (
+    Judgments,
+    MetricScores,
+    correlation_table,
+    describe_interval,
+    describe_test,
+)
 
 KIND = "correlations"
 LEVELS = ("system", "sentence")
@@ -49,6 +59,9 @@ METHODS = ("pearson", "spearman", "kendall")
 SENTENCE_RANK_SAMPLES = 100
 TEST = "bootstrap"
 CONFIDENCE = 0.95
+# Sentence level: whole segments, every system's point of a drawn segment
+# together (resampling points gives intervals about a fifth too narrow).
+RESAMPLE = "segments"
 
 
 @dataclass(frozen=True)
@@ -58,6 +71,9 @@ class CorrelationSettings:
     sentence_rank_samples: int
     confidence: float
     alpha: float
+    # In the inputs digest (its repr): tables stored under another unit are
+    # recomputed.
+    resample: str = RESAMPLE
 
     @classmethod
     def from_settings(cls) -> CorrelationSettings:
@@ -88,10 +104,11 @@ def compute_table(
     method: str,
     options: CorrelationSettings,
 ) -> dict:
-    """``CorrelationTable.to_dict()`` of every criterion that has at least two
-    points; the others are listed in ``unavailable`` with the reason (one
-    criterion at a time gives the same numbers: each draws its own resamples
-    from the seed)."""
+    """``CorrelationTable.to_dict()`` of every criterion (one with fewer than
+    three points has ``status`` "too few points" and no coefficient); a
+    criterion that cannot be correlated at all is listed in ``unavailable``
+    with the reason (one criterion at a time gives the same numbers: each
+    draws its own resamples from the seed)."""
     if level == "sentence":
         scores = with_sentence_scores(scores)
     table: dict | None = None
@@ -112,6 +129,7 @@ def compute_table(
                 confidence=options.confidence,
                 test=TEST,
                 alpha=options.alpha,
+                resample=options.resample,
             ).to_dict()
         except ScoringError as error:
             unavailable.append({"criterion": criterion, "reason": str(error)})
@@ -121,15 +139,22 @@ def compute_table(
         else:
             table["criteria"] += one["criteria"]
     if table is None:
+        unit = "system" if level == "system" else options.resample[:-1]
+        n_samples = options.samples(level, method)
         table = {
             "level": level,
             "method": method,
             "kendall_variant": "b" if method == "kendall" else None,
             "test": TEST,
+            "resampling_unit": unit,
+            "interval": describe_interval(
+                options.confidence, unit, n_samples, options.seed
+            ),
+            "equivalence_test": describe_test(TEST, options.alpha),
             "human": "z",
             "metrics": list(scores.metrics),
             "negated": [m for m in scores.metrics if not scores.higher_is_better[m]],
-            "n_samples": options.samples(level, method),
+            "n_samples": n_samples,
             "seed": options.seed,
             "confidence": options.confidence,
             "alpha": options.alpha,
