@@ -275,3 +275,17 @@ def test_the_migration_queues_a_comparison_for_old_stored_clusters(compared) -> 
     migration.queue_recomputation(apps, None)
     (job,) = ComparisonJob.objects.all()
     assert (job.test_set_id, job.status) == (compared.pk, "queued")
+
+
+def test_the_export_links_keep_the_pages_test_and_correction(
+    client, owner, compared
+) -> None:
+    client.login(username=owner.username, password=PASSWORD)
+    page = client.get(
+        compared.get_absolute_url(),
+        {"metric": "chrf", "test": "ar", "correction": "none"},
+    ).content.decode()
+    csv_link = reverse("test_set_export", args=[compared.pk, "csv"])
+    assert f"{csv_link}?metric=chrf&amp;test=ar&amp;correction=none" in page
+    default = client.get(compared.get_absolute_url()).content.decode()
+    assert f'href="{csv_link}"' in default

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from urllib.parse import urlencode
 
 from django.core.cache import cache
 from django.db.models import Count, Max
@@ -34,6 +35,7 @@ from mtdash.evaluation.models import (
 from mtdash.evaluation.services.leaderboard import Leaderboard, build_leaderboard
 from mtdash.judgments.models import ExternalCorpusScore, ExternalMetric
 from scoring import __version__ as SCORING_VERSION
+from scoring.stats import DEFAULT_CORRECTION
 
 CACHE_SECONDS = 600
 # The corrections for multiple comparisons a reader can switch between.
@@ -126,11 +128,24 @@ def leaderboard_fragment(
                 ).select_related("system"),
                 "comparison_pending": comparison_pending(test_set),
                 "corrections": CORRECTION_CHOICES,
+                "export_query": export_query(rank_by, leaderboard),
             },
         )
         fragment = LeaderboardFragment(html=html, has_figure=bool(figure))
         cache.set(key, fragment, CACHE_SECONDS)
     return fragment
+
+
+def export_query(rank_by: str | None, leaderboard: Leaderboard) -> str:
+    """``?metric=…&test=…&correction=…`` for the export links, so a download
+    ranks and clusters like the page it was taken from (defaults left out)."""
+    query = {"metric": rank_by or None}
+    if leaderboard.test != "bootstrap":
+        query["test"] = leaderboard.test
+    if leaderboard.correction != DEFAULT_CORRECTION:
+        query["correction"] = leaderboard.correction
+    given = {key: value for key, value in query.items() if value}
+    return "?" + urlencode(given) if given else ""
 
 
 def comparison_pending(test_set: TestSet) -> bool:
