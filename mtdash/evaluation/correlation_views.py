@@ -27,6 +27,7 @@ from mtdash.judgments.services.correlation_points import read_points
 from mtdash.judgments.services.correlations import LEVELS, METHODS
 from mtdash.judgments.services.sources import criteria_sources
 from mtdash.orange.services.test_set_summary import orange_summary
+from scoring.orange import ORANGE_INTERVAL
 
 
 @login_required
@@ -48,6 +49,7 @@ def correlations(request, pk: int):
         "methods": [(method, METHOD_LABELS[method]) for method in METHODS],
         "agreement": agreement_summary(test_set),
         "orange": orange_summary(test_set),
+        "orange_interval": ORANGE_INTERVAL,
         # Which imports and campaigns each criterion's human scores come from.
         "human_sources": criteria_sources(test_set.pk),
     }

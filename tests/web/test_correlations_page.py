@@ -350,6 +350,9 @@ def test_orange_results_are_shown_beside_with_best_and_equivalent(
     assert '<tr class="equivalent"><th scope="row" title="chrf">chrf</th>' in aside
     assert "12.35" in aside and "[10.50, 14.25]" in aside
     assert "lower is better" in aside
+    # The interval and the paired test are named, with their sidedness.
+    assert "95% bootstrap percentile interval over sentences, two-sided" in aside
+    assert "paired bootstrap over sentences (two-sided, 95%)" in aside
 
 
 @pytest.mark.django_db
