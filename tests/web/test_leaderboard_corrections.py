@@ -289,3 +289,13 @@ def test_the_export_links_keep_the_pages_test_and_correction(
     assert f"{csv_link}?metric=chrf&amp;test=ar&amp;correction=none" in page
     default = client.get(compared.get_absolute_url()).content.decode()
     assert f'href="{csv_link}"' in default
+
+
+def test_the_system_page_names_the_rank_test_and_correction(
+    client, owner, compared
+) -> None:
+    client.login(username=owner.username, password=PASSWORD)
+    output = compared.outputs.get(system__name="alpha")
+    page = client.get(reverse("output_detail", args=[output.pk])).content.decode()
+    assert "95% bootstrap interval <small>(two-sided, percentile)</small>" in page
+    assert "paired bootstrap resampling, two-sided, Holm-adjusted p &lt; 0.05" in page
