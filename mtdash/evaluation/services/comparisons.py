@@ -42,6 +42,7 @@ from django.db import transaction
 
 from mtdash.common.queueing import send_job_tasks
 from mtdash.common.running import run_claimed
+from mtdash.common.server_metrics import server_metric
 from mtdash.evaluation.models import (
     ComparisonJob,
     CorpusScore,
@@ -56,7 +57,7 @@ from mtdash.judgments.models import Criterion, ExternalMetric, ExternalSegmentSc
 from mtdash.judgments.services import correlations
 from mtdash.judgments.services.reading import stored_judgments
 from mtdash.judgments.services.sources import human_signature
-from scoring import MetricError, get_metric
+from scoring import MetricError
 from scoring import __version__ as SCORING_VERSION
 from scoring.stats import (
     CORRECTIONS,
@@ -253,8 +254,8 @@ def _compare_metric(name, chosen, signature, visible, options):
         statistics.append(array)
     if not statistics or len({array.shape for array in statistics}) != 1:
         return None
-    try:
-        metric = get_metric(name)
+    try:  # the metric that wrote the statistics, as the scoring job built it
+        metric = server_metric(name, signature=signature)
     except MetricError:
         return None
     return _comparison_fields(

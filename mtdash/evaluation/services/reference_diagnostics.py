@@ -31,6 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 from django.urls import NoReverseMatch, reverse
 
+from mtdash.common.server_metrics import server_metric
 from mtdash.evaluation.models import (
     Hypothesis,
     Segment,
@@ -40,7 +41,6 @@ from mtdash.evaluation.models import (
 )
 from mtdash.evaluation.services.leaderboard import metric_decimals
 from scoring import __version__ as SCORING_VERSION
-from scoring import get_metric
 from scoring.analysis.references import (
     closest_references,
     find_outliers,
@@ -75,7 +75,7 @@ def _metrics(test_set: TestSet) -> list[tuple[str, object]]:
     chosen = []
     for spec in METRIC_SPECS:
         full = apply_language_defaults(spec, test_set.target_language)
-        chosen.append((full, get_metric(full)))
+        chosen.append((full, server_metric(full)))
     return chosen
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Sequence
-from pathlib import Path
 
 from django.conf import settings
 from django.db import transaction
@@ -22,6 +21,7 @@ from django.utils import timezone
 
 from mtdash.common.queueing import send_job_tasks
 from mtdash.common.running import run_claimed
+from mtdash.common.server_metrics import server_metric
 from mtdash.evaluation.models import (
     CorpusScore,
     ScoringJob,
@@ -31,7 +31,7 @@ from mtdash.evaluation.models import (
 )
 from mtdash.evaluation.services.comparisons import request_comparison
 from mtdash.evaluation.services.statistics_store import pack_statistics
-from scoring import Metric, MetricError, canonical_spec, get_metric
+from scoring import MetricError, canonical_spec
 
 logger = logging.getLogger(__name__)
 
@@ -133,17 +133,6 @@ def _score(job: ScoringJob) -> None:
         )
         _save_result(job, metric_name, result, metric.statistics_names)
         report(position, 1.0)
-
-
-def server_metric(spec: str) -> Metric:
-    """The metric of ``spec`` with the server's resources: English METEOR
-    takes ``MTDASH_METEOR_PARAPHRASE_TABLE`` when the file is there (a user's
-    spec cannot name a server file, so it never names its own)."""
-    metric = get_metric(spec)
-    table = settings.MTDASH_METEOR_PARAPHRASE_TABLE
-    if getattr(metric, "lang", None) == "en" and table and Path(table).is_file():
-        return get_metric(spec, defaults={"paraphrase": table})
-    return metric
 
 
 def _progress_reporter(job_id: int, n_metrics: int) -> Callable[[int, float], None]:

@@ -26,6 +26,7 @@ from functools import cached_property
 
 import numpy as np
 
+from mtdash.common.server_metrics import server_metric
 from mtdash.evaluation.models import (
     CorpusScore,
     Hypothesis,
@@ -37,7 +38,7 @@ from mtdash.evaluation.models import (
 )
 from mtdash.evaluation.services.leaderboard import column_names, decimals_for_scale
 from mtdash.evaluation.services.statistics_store import unpack_statistics
-from scoring import MetricError, get_metric, get_tokenizer
+from scoring import MetricError, get_tokenizer
 from scoring import __version__ as SCORING_VERSION
 from scoring.analysis import buckets
 from scoring.language_defaults import tokenizer_for
@@ -214,7 +215,7 @@ def _metric_analysis(context, corpus_score_id: int, n_segments: int) -> dict | N
     if scores.size != n_segments or n_segments == 0:
         return None  # no sentence scores (an external score, an old row)
     try:
-        metric = get_metric(corpus_score.metric)
+        metric = server_metric(corpus_score.metric, signature=corpus_score.signature)
         scale, higher, score_fn = (
             float(metric.scale),
             bool(metric.higher_is_better),

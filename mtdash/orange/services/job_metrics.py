@@ -25,9 +25,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from mtdash.common.server_metrics import server_metric
 from mtdash.evaluation.models import ReferenceSegment, Segment, TestSet
 from mtdash.orange.models import OrangeJob
-from scoring import Metric, get_metric
+from scoring import Metric
 from scoring.orange import (
     for_sentences,
     needs_test_set_references,
@@ -94,7 +95,7 @@ def bound_to_test_set(job: OrangeJob, metrics: list[Metric]) -> list[Metric]:
 
 def chunk_metrics(job: OrangeJob) -> list[Metric]:
     """The job's metrics in order, as every chunk ranks with them."""
-    return bound_to_test_set(job, [get_metric(spec) for spec in job.metrics])
+    return bound_to_test_set(job, [server_metric(spec) for spec in job.metrics])
 
 
 def job_metric(job: OrangeJob, spec: str, sentence_id: int | None = None) -> Metric:
@@ -104,7 +105,7 @@ def job_metric(job: OrangeJob, spec: str, sentence_id: int | None = None) -> Met
     A WNM bound to the test set still has to be told which sentence it
     scores, to take that sentence's document's saliences: give the sentence
     (segment index) as ``sentence_id``; other metrics ignore it."""
-    metric = bound_to_test_set(job, [get_metric(spec)])[0]
+    metric = bound_to_test_set(job, [server_metric(spec)])[0]
     if sentence_id is not None:
         metric = for_sentences([metric], [sentence_id])[0]
     return metric

@@ -46,6 +46,7 @@ from mtdash.common.jobs import JobQuerySet, lease_deadline, worker_name
 from mtdash.common.metric_specs import check_metric_specs
 from mtdash.common.queueing import send_job_tasks
 from mtdash.common.running import run_claimed
+from mtdash.common.server_metrics import server_metric
 from mtdash.evaluation.models import ReferenceSegment, TestSet
 from mtdash.orange.models import NBestList, OrangeChunk, OrangeJob, OrangeScore
 from mtdash.orange.services.artifacts import (
@@ -386,7 +387,7 @@ def _save_results(job: OrangeJob, results: Sequence[OrangeResult]) -> None:
     ranked_with = dict(zip(job.metrics, chunk_metrics(job)))
     rows = []
     for position, result in enumerate(results):
-        metric = ranked_with.get(result.metric) or get_metric(result.metric)
+        metric = ranked_with.get(result.metric) or server_metric(result.metric)
         above = [
             [
                 item["sentence"],
