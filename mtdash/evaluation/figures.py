@@ -42,7 +42,7 @@ def leaderboard_figure(
         "data": traces,
         "layout": {
             "title": {
-                "text": f"{chart_text(metric)} with 95% bootstrap intervals",
+                "text": f"{chart_text(metric)} with two-sided 95% bootstrap intervals",
                 "x": 0.01,
                 "xanchor": "left",
             },
@@ -55,7 +55,11 @@ def leaderboard_figure(
                 "categoryorder": "array",
                 "categoryarray": [chart_text(row.system) for row in rows],
             },
-            "legend": {"title": {"text": "significance cluster"}},
+            "legend": {
+                "title": {
+                    "text": f"significance cluster ({leaderboard.correction_text} p)"
+                }
+            },
             "margin": {"l": 10, "r": 20, "t": 40, "b": 50},
             "height": max(300, 140 + 26 * len(rows)),
         },

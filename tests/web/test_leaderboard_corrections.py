@@ -19,6 +19,7 @@ import pytest
 from django.apps import apps
 from django.urls import reverse
 
+from mtdash.evaluation.figures import leaderboard_figure
 from mtdash.evaluation.models import ComparisonJob, MetricComparison
 from mtdash.evaluation.services.comparisons import ComparisonSettings, compare_test_set
 from mtdash.evaluation.services.leaderboard import build_leaderboard
@@ -299,3 +300,12 @@ def test_the_system_page_names_the_rank_test_and_correction(
     page = client.get(reverse("output_detail", args=[output.pk])).content.decode()
     assert "95% bootstrap interval <small>(two-sided, percentile)</small>" in page
     assert "paired bootstrap resampling, two-sided, Holm-adjusted p &lt; 0.05" in page
+
+
+def test_the_chart_names_the_sides_and_the_correction(compared) -> None:
+    board = build_leaderboard(compared, rank_by="chrf", correction="bonferroni")
+    layout = leaderboard_figure(board)["layout"]
+    assert layout["title"]["text"] == "chrf with two-sided 95% bootstrap intervals"
+    assert layout["legend"]["title"]["text"] == (
+        "significance cluster (Bonferroni-adjusted p)"
+    )
