@@ -174,9 +174,7 @@ def test_the_pages_need_a_login_and_hide_other_teams(client, outsider, toy, name
     assert Judgment.objects.count() == 0
 
 
-def test_files_left_waiting_over_a_day_are_swept(
-    client, owner, toy, artifacts
-):
+def test_files_left_waiting_over_a_day_are_swept(client, owner, toy, artifacts):
     from datetime import timedelta
 
     from django.utils import timezone
