@@ -288,6 +288,26 @@ class ComparisonJob(Job):
         return f"comparison job {self.pk} ({self.status}) for {self.test_set}"
 
 
+class ReadabilityJob(Job):
+    """ASL, ASW and the Flesch figures of a test set's source and references,
+    counted by a worker (``mtdash.evaluation.services.readability_jobs``) and
+    stored as its ``readability`` :class:`TestSetAnalysis`; queued when the
+    test set is uploaded and when its page finds no result for its inputs."""
+
+    task_name = "mtdash.evaluation.tasks.measure_readability"
+    job_noun = "readability job"
+
+    test_set = models.ForeignKey(
+        TestSet, on_delete=models.CASCADE, related_name="readability_jobs"
+    )
+    inputs = models.CharField(
+        max_length=64, blank=True, help_text="digest of the inputs when queued"
+    )
+
+    def __str__(self) -> str:
+        return f"readability job {self.pk} ({self.status}) for {self.test_set}"
+
+
 class MetricComparison(models.Model):
     """The stored outcome of ``scoring.stats.compare_systems`` for one
     leaderboard column over the test set's visible outputs.

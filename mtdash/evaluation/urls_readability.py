@@ -42,6 +42,16 @@ urlpatterns = [
         name="readability_test_set",
     ),
     path(
+        "test-sets/<int:pk>/readability/status.json",
+        readability_views.readability_job_status,
+        name="readability_job_status",
+    ),
+    path(
+        "test-sets/<int:pk>/readability/retry/",
+        readability_views.readability_retry,
+        name="readability_retry",
+    ),
+    path(
         "test-sets/<int:pk>/readability.<readability_format:fmt>",
         readability_views.readability_test_set_export,
         name="readability_test_set_export",

@@ -1,5 +1,6 @@
-"""The readability pages in headless Chromium: a test set's figures with the
-chart drawn, then from it the cross-test-set page, where ticking the other
+"""The readability pages in headless Chromium: a test set's page while a
+worker counts it (a progress bar), which shows the figures by itself once
+the job has run, with the chart drawn; then from it the cross-test-set page, where ticking the other
 two text types of the paper's experiment gives Table 5's improvement and
 both before/after charts. Full-page screenshots go to
 ``MTDASH_SCREENSHOT_DIR`` (or ``var/screenshots/``)."""
@@ -13,6 +14,7 @@ from selenium.webdriver.support.ui import Select
 
 from mtdash.evaluation.services.uploads import TestSetData, create_test_set
 from tests.browser.support import full_page, gone, log_in
+from tests.web.readability_support import count_readability
 from tests.web.test_readability_stability import make_paper_world
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -22,19 +24,26 @@ def test_a_researcher_reads_a_test_sets_readability_then_compares_text_types(
     browser, live_server, team, owner
 ):
     white_paper, news, emails = make_paper_world(team, owner)
-    german = TestSetData(
-        "newstest de-en",
-        "de",
+    italian = TestSetData(
+        "newstest it-en",
+        "it",
         "en",
         "news",
         "",
-        ["Die Katze sitzt auf der Matte.", "Es regnet."],
+        ["Il gatto è sul tappeto.", "Piove."],
         {"A": ["The cat sits on the mat.", "It rains."]},
     )
-    german = create_test_set(team, owner, german)
+    italian = create_test_set(team, owner, italian)
     wait = log_in(browser, live_server, owner, timeout=60)
 
+    # Before any worker has run: the job and its progress, no figures.
     browser.get(f"{live_server.url}/test-sets/{white_paper.pk}/readability/")
+    pending = wait.until(EC.presence_of_element_located((By.ID, "readability-pending")))
+    assert "A worker is counting" in pending.text and "Queued" in pending.text
+    full_page(browser, "readability_pending.png")
+    assert count_readability() == 4  # the worker's turn: every upload's job
+    # The page follows the job and shows the figures without a click.
+    wait.until(gone(pending))
     wait.until(
         EC.presence_of_element_located(
             (By.CSS_SELECTOR, "#readability-chart .main-svg")
@@ -50,9 +59,9 @@ def test_a_researcher_reads_a_test_sets_readability_then_compares_text_types(
     )
     full_page(browser, "readability_test_set.png")
 
-    browser.get(f"{live_server.url}/test-sets/{german.pk}/readability/")
+    browser.get(f"{live_server.url}/test-sets/{italian.pk}/readability/")
     row = wait.until(EC.presence_of_element_located((By.ID, "text-source")))
-    assert "No syllable rules for German (de)" in row.text
+    assert "No syllable rules for Italian (it)" in row.text
     full_page(browser, "readability_unsupported_language.png")
 
     browser.get(f"{live_server.url}/test-sets/{white_paper.pk}/readability/")

@@ -13,7 +13,7 @@ from mtdash.common.jobs import Job, JobStatus
 from mtdash.common.queueing import send_job_tasks
 from mtdash.common.running import TRANSIENT_ERRORS, run_claimed
 from mtdash.common.task_options import MAX_RETRIES, retry_delays
-from mtdash.evaluation.models import ComparisonJob, ScoringJob
+from mtdash.evaluation.models import ComparisonJob, ReadabilityJob, ScoringJob
 from mtdash.evaluation.services.scoring_jobs import queue_scoring_job
 from mtdash.evaluation.services.uploads import create_system_output
 from mtdash.orange.models import NBestList, OrangeChunk, OrangeJob
@@ -56,6 +56,7 @@ def test_every_job_type_and_the_orange_chunks_are_shared_job_rows():
     assert set(job_models()) == {
         ScoringJob,
         ComparisonJob,
+        ReadabilityJob,
         OrangeJob,
         OrangeChunk,
         NBestList,  # the check of an uploaded list
@@ -75,7 +76,7 @@ def test_every_job_type_and_the_orange_chunks_are_shared_job_rows():
         } <= names, model
 
 
-@pytest.mark.parametrize("model", [ScoringJob, OrangeChunk, NBestList])
+@pytest.mark.parametrize("model", [ScoringJob, ReadabilityJob, OrangeChunk, NBestList])
 def test_each_queued_row_has_a_task_registered_under_its_name_with_the_job_options(
     model, settings
 ):

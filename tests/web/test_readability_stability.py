@@ -33,6 +33,7 @@ from tests.scoring.readability.test_complexity_babych_tables import (
     SYSTEMS,
     WNM,
 )
+from tests.web.readability_support import count_readability
 
 pytestmark = pytest.mark.django_db
 
@@ -92,7 +93,9 @@ def make_paper_world(team, owner) -> list:
 
 @pytest.fixture
 def paper_world(team, owner):
-    return make_paper_world(team, owner)
+    test_sets = make_paper_world(team, owner)
+    count_readability()  # as the worker does after the uploads
+    return test_sets
 
 
 def ids(test_sets) -> str:
@@ -100,6 +103,7 @@ def ids(test_sets) -> str:
 
 
 def across(client, **params):
+    count_readability()  # test sets made by a test itself, as a worker would
     return client.get(reverse("readability_across"), params)
 
 
@@ -237,11 +241,11 @@ def test_one_test_set_or_mixed_source_languages_are_explained(
     problems = response.context["report"].problems
     assert "different languages (fr, it)" in problems[0]
     assert 'id="stability-problems"' in response.content.decode()
-    # Measured on the references (both English), the same choice works.
-    response = across(
-        client, test_sets=ids([paper_world[0], test_set]), measure_on="references"
-    )
-    assert response.context["report"].ready
+    # Measured on the references (both English), the same choice works, once
+    # a worker has counted the test set again (its source language changed).
+    chosen = {"test_sets": ids([paper_world[0], test_set]), "measure_on": "references"}
+    assert across(client, **chosen).context["report"].pending
+    assert across(client, **chosen).context["report"].ready
 
 
 def test_a_source_language_without_syllable_rules_is_named(
@@ -375,3 +379,29 @@ def test_the_api_answers_errors_in_its_shape(owner, paper_world):
     bad = api.get("/api/v1/readability", {"test_sets": "1,x"})
     assert bad.status_code == 400
     assert bad.json()["errors"][0]["message"] == "test_sets: 'x' is not a test set id"
+
+
+def test_a_test_set_still_being_counted_is_followed_not_counted_in_the_request(
+    client, owner, paper_world, test_set, monkeypatch
+):
+    from mtdash.evaluation.services import readability_page
+
+    def counting(*args, **kwargs):
+        raise AssertionError("counted in the request")
+
+    monkeypatch.setattr(readability_page, "measure_text", counting)
+    client.force_login(owner)
+    chosen = {"test_sets": ids([paper_world[0], test_set]), "measure_on": "references"}
+    response = client.get(reverse("readability_across"), chosen)
+    report = response.context["report"]
+    assert [ts for ts, _job in report.pending] == [test_set]
+    html = response.content.decode()
+    assert 'id="stability-pending"' in html and "being counted by a worker" in html
+    assert reverse("readability_job_status", args=[test_set.pk]) in html
+    export = reverse("readability_across_export", args=["scores.csv"])
+    assert client.get(export, chosen).status_code == 202
+    api = client_with(create_token(owner.username).strip())
+    assert api.get("/api/v1/readability", chosen).status_code == 202
+    monkeypatch.undo()
+    assert count_readability() == 1
+    assert client.get(reverse("readability_across"), chosen).context["report"].ready

@@ -2,7 +2,8 @@
 
 The first: ASL, ASW, Flesch Reading Ease and Flesch-Kincaid grade of a test
 set's source and of each reference (``figures`` null, with a ``reason``, for
-a language without syllable rules). The second: raw and complexity-normalised
+a language without syllable rules); 202 with the job's status and progress
+while a worker counts them, 409 with its message if the count failed. The second: raw and complexity-normalised
 BLEU (x C²) and WNM (x C) of the systems of several test sets, with each
 system's standard deviation across them (Babych et al. 2005, Tables 3-5):
 ``test_sets=1,2,3`` (or ``target_language=en``), ``reference``,
@@ -14,7 +15,7 @@ Another team's test set is a 404, as in the browser; errors are
 from __future__ import annotations
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -22,7 +23,7 @@ from mtdash.api.errors import ApiError, error
 from mtdash.api.permissions import scoped_or_404
 from mtdash.evaluation.access import test_sets_of
 from mtdash.evaluation.readability_exports import stability_dict
-from mtdash.evaluation.services.readability_page import test_set_readability
+from mtdash.evaluation.services.readability_jobs import readability_state
 from mtdash.evaluation.services.readability_query import chosen_test_sets, read_query
 from mtdash.evaluation.services.readability_stability import build_stability
 
@@ -31,11 +32,27 @@ class TestSetReadability(APIView):
     __test__ = False
 
     @extend_schema(
-        operation_id="test_set_readability", responses={200: OpenApiTypes.OBJECT}
+        operation_id="test_set_readability",
+        responses={
+            200: OpenApiTypes.OBJECT,
+            202: OpenApiResponse(description="being counted by a worker"),
+            409: OpenApiResponse(description="the count failed"),
+        },
     )
     def get(self, request, pk: int) -> Response:
         test_set = scoped_or_404(test_sets_of(request.user), pk)
-        return Response(test_set_readability(test_set).to_dict())
+        state = readability_state(test_set)
+        if state.readability is not None:
+            return Response(state.readability.to_dict())
+        job = state.job
+        body = {
+            "status": state.state,
+            "detail": "being counted by a worker"
+            if state.state == "pending"
+            else f"the count failed: {job.error_message}",
+            "job": {"status": job.status, "progress": job.progress},
+        }
+        return Response(body, status=202 if state.state == "pending" else 409)
 
 
 class ReadabilityAcross(APIView):
@@ -66,6 +83,10 @@ class ReadabilityAcross(APIView):
             measure_on=query.measure_on,
             specs=query.specs,
         )
+        if report.pending:
+            return Response(
+                {"status": "pending", "detail": " ".join(report.problems)}, status=202
+            )
         if not report.ready:
             raise ApiError([error(problem) for problem in report.problems])
         return Response(stability_dict(report))

@@ -12,18 +12,23 @@ the test sets before and after (Tables 4-5). Every number is computed by
 :mod:`scoring.readability` from stored corpus scores (``CorpusScore`` of the
 visible outputs; a system is matched across test sets by its name) and from
 the test sets' stored readability counts
-(:mod:`~mtdash.evaluation.services.readability_page`).
+(:mod:`~mtdash.evaluation.services.readability_page`). A test set whose
+counts a worker has not stored yet is named as a problem, with its job
+(queued now if none waits), and nothing is counted in the request.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from mtdash.evaluation.models import TestSet
+from mtdash.evaluation.models import ReadabilityJob, TestSet
 from mtdash.evaluation.services.leaderboard import metric_decimals
+from mtdash.evaluation.services.readability_jobs import (
+    ReadabilityState,
+    readability_state,
+)
 from mtdash.evaluation.services.readability_page import (
     syllable_language,
-    test_set_readability,
     unsupported_reason,
 )
 from mtdash.evaluation.services.readability_scores import check_spec, stored_scores
@@ -106,6 +111,8 @@ class StabilityReport:
     correlations: ReadabilityCorrelations | None = None
     problems: tuple[str, ...] = ()
     chosen: tuple[TestSet, ...] = field(default_factory=tuple)
+    # (test set, its readability job) still counting: the page follows them.
+    pending: tuple[tuple[TestSet, ReadabilityJob], ...] = ()
 
     @property
     def ready(self) -> bool:
@@ -155,7 +162,20 @@ def build_stability(
         return StabilityReport(
             measure_on=measure_on, problems=tuple(problems), chosen=chosen
         )
-    types = _text_types(chosen, measure_on)
+    states = {test_set.pk: readability_state(test_set) for test_set in chosen}
+    waiting = [ts for ts in chosen if states[ts.pk].readability is None]
+    if waiting:
+        return StabilityReport(
+            measure_on=measure_on,
+            problems=tuple(_waiting_problem(ts, states[ts.pk]) for ts in waiting),
+            chosen=chosen,
+            pending=tuple(
+                (ts, states[ts.pk].job)
+                for ts in waiting
+                if states[ts.pk].state == "pending"
+            ),
+        )
+    types = _text_types(chosen, measure_on, states)
     unmeasured = [t.label for t in types if not t.figures.n_words]
     if unmeasured:
         return StabilityReport(
@@ -198,11 +218,25 @@ def _language_problems(chosen: tuple[TestSet, ...], measure_on: str) -> list[str
     return []
 
 
-def _text_types(chosen: tuple[TestSet, ...], measure_on: str) -> tuple[TextType, ...]:
+def _waiting_problem(test_set: TestSet, state: ReadabilityState) -> str:
+    if state.state == "failed":
+        return (
+            f"Counting the readability of {test_set.name} failed "
+            f"({state.job.error_message}); run it again from its readability page."
+        )
+    return (
+        f"The readability of {test_set.name} is being counted by a worker; "
+        "this page shows the comparison as soon as it is done."
+    )
+
+
+def _text_types(
+    chosen: tuple[TestSet, ...], measure_on: str, states: dict[int, ReadabilityState]
+) -> tuple[TextType, ...]:
     names = [ts.name for ts in chosen]
     types = []
     for test_set in chosen:
-        readability = test_set_readability(test_set)
+        readability = states[test_set.pk].readability
         if measure_on == "source":
             figures = readability.source.figures
         else:

@@ -27,6 +27,7 @@ from mtdash.evaluation.models import (
     SystemOutput,
     TestSet,
 )
+from mtdash.evaluation.services.readability_jobs import request_readability
 from mtdash.evaluation.services.scoring_jobs import DEFAULT_METRICS, create_scoring_job
 from mtdash.teams.models import Team
 from scoring.language_defaults import apply_language_defaults
@@ -99,6 +100,8 @@ def _store_test_set(
             ),
             batch_size=_BATCH,
         )
+    # Its readability is counted by a worker now, not by the first page view.
+    request_readability(test_set)
     return test_set
 
 
