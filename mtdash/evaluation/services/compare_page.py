@@ -39,10 +39,11 @@ from scoring import __version__ as SCORING_VERSION
 from scoring.analysis.pairwise import MarkedToken, NgramTable, highlight_pair
 from scoring.analysis.pairwise import ngram_table as build_ngram_table
 from scoring.language_defaults import tokenizer_for
+from scoring.stats import DEFAULT_CORRECTION
 
 PAGE_SIZE = 20
 # The leaderboard's default correction, shown beside the pair's own p-values.
-CORRECTION = "holm"
+CORRECTION = DEFAULT_CORRECTION
 NGRAM_CACHE_SECONDS = 24 * 3600
 ORDERS = {"b": "B better first", "a": "A better first", "index": "test set order"}
 
@@ -309,7 +310,7 @@ class SignificanceRow:
     missing: str = ""  # why there is no test for this pair
     bootstrap_p_adjusted: float | None = None
     ar_p_adjusted: float | None = None
-    correction: str = "holm"
+    correction: str = DEFAULT_CORRECTION
     n_pairs: int = 0  # pairs of the column's family (all visible outputs)
 
     @property

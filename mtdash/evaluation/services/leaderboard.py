@@ -40,6 +40,7 @@ from mtdash.evaluation.services.leaderboard_stats import (
 )
 from mtdash.judgments.models import ExternalCorpusScore
 from scoring import MetricError, canonical_spec, get_metric, list_metrics
+from scoring.stats import DEFAULT_CORRECTION
 
 
 def decimals_for_scale(scale: float) -> int:
@@ -134,7 +135,7 @@ class Leaderboard:
     human_columns: tuple[HumanColumn, ...] = ()
     test: str = "bootstrap"
     # Correction for multiple comparisons behind every cluster shown.
-    correction: str = "holm"
+    correction: str = DEFAULT_CORRECTION
 
     @property
     def correction_text(self) -> str:

@@ -19,7 +19,7 @@ from mtdash.evaluation.services.leaderboard_stats import (
     stored_cluster,
     stored_p_values,
 )
-from scoring.stats import CORRECTION_LABELS
+from scoring.stats import CORRECTION_LABELS, DEFAULT_CORRECTION
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ class PValueMatrix:
     n_trials: int
     signature: str
     rows: tuple[PValueRow, ...]  # best first
-    correction: str = "holm"
+    correction: str = DEFAULT_CORRECTION
     # False for a comparison stored before p-values were adjusted: its
     # matrix is shown raw and says so.
     adjusted: bool = True
