@@ -31,8 +31,11 @@ re-tokenised. All systems share the same resamples (the tests are paired).
   systems ranked by score; the next system starts a new cluster when it
   differs significantly (adjusted p < alpha) from ANY member of the current
   cluster. So no two systems of a cluster differ significantly under the
-  correction used (a cluster may still be split where a stricter rule would
-  merge: clusters are read top-down, as WMT's ranks are).
+  correction used. The walk reads the ranking top-down, as WMT's ranks do: a
+  system starts a new cluster even when it differs from only one member of
+  the current one (the old rule instead drew a boundary only where every
+  system above differed from every system below, and so could join A and C
+  at p = 0.0003 through a B close to both).
 
 With the same seed and number of resamples the draws are sacreBLEU's, so the
 p-values agree with ``sacrebleu --paired-bs/--paired-ar``, with one
