@@ -9,17 +9,9 @@ page and the API use (``CorrelationView.interval`` and ``.test``).
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Callable
 
-from mtdash.common.exports import (
-    fixed,
-    latex_escape,
-    one_line,
-    plain_number,
-    spreadsheet_text,
-)
+from mtdash.common.exports import csv_text, fixed, latex_escape, one_line
 from mtdash.evaluation.services.correlation_page import CorrelationView
 
 CSV_HEADER = [
@@ -64,41 +56,37 @@ def correlations_csv(table: CorrelationView) -> str:
     ``high`` and ``resampling_unit`` what it resampled; ``status`` is "too
     few points" for a criterion with fewer than three. Text a spreadsheet
     would run as a formula gets a leading ``'``."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(CSV_HEADER)
     interval = f"{table.interval['sides']} {table.interval['kind']}"
-    for row in table.rows:
-        for cell in row.cells:
-            if cell is None:
-                continue
-            writer.writerow(
-                [
-                    table.level,
-                    table.method,
-                    spreadsheet_text(cell.criterion),
-                    spreadsheet_text(row.metric),
-                    row.negated,
-                    plain_number(cell.coefficient),
-                    plain_number(cell.low),
-                    plain_number(cell.high),
-                    cell.n_points,
-                    cell.best,
-                    cell.equivalent,
-                    plain_number(cell.p_value),
-                    table.n_samples,
-                    table.seed if table.seed is not None else "",
-                    TOO_FEW_POINTS if cell.too_few_points else "ok",
-                    spreadsheet_text(cell.compared_with or ""),
-                    table.test["name"],
-                    table.test["sides"],
-                    table.alpha,
-                    interval,
-                    table.confidence,
-                    table.unit,
-                ]
-            )
-    return buffer.getvalue()
+    rows = [
+        [
+            table.level,
+            table.method,
+            cell.criterion,
+            row.metric,
+            row.negated,
+            cell.coefficient,
+            cell.low,
+            cell.high,
+            cell.n_points,
+            cell.best,
+            cell.equivalent,
+            cell.p_value,
+            table.n_samples,
+            table.seed,
+            TOO_FEW_POINTS if cell.too_few_points else "ok",
+            cell.compared_with,
+            table.test["name"],
+            table.test["sides"],
+            table.alpha,
+            interval,
+            table.confidence,
+            table.unit,
+        ]
+        for row in table.rows
+        for cell in row.cells
+        if cell is not None
+    ]
+    return csv_text(CSV_HEADER, rows)
 
 
 def _latex_cell(cell) -> str:
