@@ -187,3 +187,13 @@ def test_files_left_waiting_over_a_day_are_swept(client, owner, toy, artifacts):
     assert pending.sweep() == 0  # not a day old yet
     assert pending.sweep(timezone.now() + timedelta(days=1, seconds=1)) == 1
     assert not waiting.exists()
+
+
+def test_the_preview_escapes_what_the_file_says(client, owner, toy):
+    client.force_login(owner)
+    content = (
+        "segment,system,judge,value,<i>x</i>\n1,<b>sys</b>,<script>j</script>,4,y\n"
+    )
+    html = client.get(preview_url(client, toy, content)).content.decode()
+    assert "&lt;b&gt;sys&lt;/b&gt;" in html and "<b>sys</b>" not in html
+    assert "&lt;script&gt;j&lt;/script&gt;" in html and "<script>j" not in html
