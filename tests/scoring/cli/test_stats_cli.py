@@ -128,7 +128,9 @@ def test_correlate_with_williams_and_raw_scores(evaluation, capsys) -> None:
     data = json.loads(capsys.readouterr().out)
     assert status == 0 and data["test"] == "williams" and data["human"] == "raw"
     assert data["equivalence_test"]["sides"] == "one-sided"
-    assert data["equivalence_test"]["name"] == "Williams' test for dependent correlations"
+    assert (
+        data["equivalence_test"]["name"] == "Williams' test for dependent correlations"
+    )
 
 
 def test_correlate_reports_bad_input_with_file_and_line(
