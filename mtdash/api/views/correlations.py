@@ -1,6 +1,10 @@
 """``GET /api/v1/test-sets/{id}/correlations``: the stored correlation table
 of one level and coefficient (``CorrelationTable.to_dict()`` of
-``scoring.stats``, plus ``unavailable``: criteria with too few points)."""
+``scoring.stats``, plus ``unavailable``: criteria that could not be
+correlated). It names its interval (``interval``: two-sided percentile
+bootstrap, ``resampling_unit`` system or segment) and its paired test
+against the best with the test's sidedness (``equivalence_test``); a
+criterion with fewer than 3 points has ``status`` "too few points"."""
 
 from __future__ import annotations
 
