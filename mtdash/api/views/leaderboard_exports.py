@@ -1,6 +1,7 @@
 """``GET /api/v1/test-sets/{id}/leaderboard.{csv,signatures.csv,xlsx}``: the
 leaderboard's file exports for scripts, the same bytes as the page's
-"Export" links (``mtdash.evaluation.exports``)."""
+"Export" links (``mtdash.evaluation.exports``); the URL admits only these
+three suffixes (JSON is ``GET .../leaderboard`` itself)."""
 
 from __future__ import annotations
 
@@ -14,9 +15,6 @@ from mtdash.common.responses import CONTENT_TYPES, download_response
 from mtdash.evaluation import exports
 from mtdash.evaluation.access import test_sets_of
 from mtdash.evaluation.services.leaderboard import build_leaderboard
-
-# The file formats the API serves; JSON is GET .../leaderboard itself.
-FILE_FORMATS = ("signatures.csv", "csv", "xlsx")
 
 
 class _FileRenderer(BaseRenderer):
