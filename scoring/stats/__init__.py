@@ -94,6 +94,7 @@ from scoring.stats.significance import (
     paired_bootstrap_p_values,
     paired_mean_randomization_p_values,
     significance_clusters,
+    smallest_adjusted_p,
 )
 
 __all__ = [
@@ -151,6 +152,7 @@ __all__ = [
     "read_judgments",
     "read_metric_scores",
     "significance_clusters",
+    "smallest_adjusted_p",
     "standardise_per_judge",
     "weighted_correlations",
     "williams_p_value",

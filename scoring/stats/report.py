@@ -12,7 +12,12 @@ import numpy as np
 
 from scoring.stats.blocks import BlockTest
 from scoring.stats.meta_evaluation import CorrelationTable
-from scoring.stats.significance import CORRECTION_LABELS, SIDED, SystemComparison
+from scoring.stats.significance import (
+    CORRECTION_LABELS,
+    SIDED,
+    SystemComparison,
+    smallest_adjusted_p,
+)
 
 BEST_MARK = "*"
 EQUIVALENT_MARK = "="
@@ -141,6 +146,18 @@ def comparison_report(
         if isinstance(values, np.ndarray):
             text += "\n" + _matrix(title, comparison.systems, values)
     alpha = f"alpha {comparison.alpha:g}, {correction}"
+    for name, draws, values in (
+        ("paired bootstrap", comparison.n_samples, comparison.bootstrap_p),
+        ("approximate randomisation", comparison.n_trials, comparison.ar_p),
+    ):
+        floor = smallest_adjusted_p(
+            draws, len(comparison.systems), comparison.correction
+        )
+        if values is not None and floor >= comparison.alpha:
+            text += (
+                f"\nwarning: {name} cannot separate any pair: with {draws} draws its "
+                f"smallest p-value after {correction} is {floor:.4g} >= alpha\n"
+            )
     text += "\n" + _clusters(
         f"clusters (paired bootstrap, {alpha})", comparison.bootstrap_clusters
     )

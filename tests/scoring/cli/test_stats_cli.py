@@ -264,8 +264,24 @@ def test_compare_names_its_tests_sides_and_correction(corpus, capsys) -> None:
     )
     assert run([*argv, "--correction", "none", "--ar-trials", "0"]) == 0
     out = capsys.readouterr().out
+    assert "warning" not in out
     assert "clusters use uncorrected p (no correction" in out
     assert "bootstrap p, " not in out
+
+
+def test_compare_warns_when_too_few_draws_can_separate_no_pair(corpus, capsys) -> None:
+    argv = ["compare", "--refs", str(corpus["ref"])]
+    for name in ("good", "worse", "poor"):
+        argv += ["--hyp", str(corpus[name])]
+    # Holm over 3 pairs: the smallest p-value is 3 / (10 + 1) = 0.2727.
+    assert run([*argv, "--bootstrap", "10", "--ar-trials", "2000"]) == 0
+    out = capsys.readouterr().out
+    assert (
+        "warning: paired bootstrap cannot separate any pair: with 10 draws its "
+        "smallest p-value after Holm is 0.2727 >= alpha"
+    ) in out
+    assert "approximate randomisation cannot" not in out
+    assert "clusters (paired bootstrap, alpha 0.05, Holm): {good, worse, poor}" in out
 
 
 def test_compare_prints_json_with_names_and_a_metric_spec(corpus, capsys) -> None:

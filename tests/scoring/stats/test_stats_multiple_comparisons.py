@@ -22,6 +22,7 @@ from scoring.stats import (
     paired_mean_randomization_p_values,
     random_signs,
     significance_clusters,
+    smallest_adjusted_p,
 )
 
 NAN = float("nan")
@@ -240,3 +241,24 @@ def test_compare_systems_adjusts_both_tests_and_names_the_correction() -> None:
             n_samples=10,
             correction="sidak",
         )
+
+
+@pytest.mark.parametrize(
+    ("draws", "systems", "correction", "expected"),
+    [
+        # 23 systems: 253 pairs; 1,000 bootstrap resamples give p >= 1/1001.
+        (1000, 23, "holm", 253 / 1001),
+        (1000, 23, "bonferroni", 253 / 1001),
+        (1000, 23, "none", 1 / 1001),
+        (5059, 23, "holm", 253 / 5060),  # = 0.05: still nothing below 0.05
+        (5060, 23, "holm", 253 / 5061),  # the first count that can separate
+        (10, 3, "holm", 3 / 11),
+        (2, 40, "bonferroni", 1.0),  # capped
+    ],
+)
+def test_the_smallest_adjusted_p_value_of_a_monte_carlo_test(
+    draws, systems, correction, expected
+) -> None:
+    assert smallest_adjusted_p(draws, systems, correction) == pytest.approx(
+        expected, abs=1e-15
+    )
