@@ -241,6 +241,10 @@ def test_a_member_sees_it_and_an_outsider_gets_404(client, member, outsider, tes
     assert page(client, test_set).status_code == 404
     export = reverse("readability_test_set_export", args=[test_set.pk, "csv"])
     assert client.get(export).status_code == 404
+    status = reverse("readability_job_status", args=[test_set.pk])
+    assert client.get(status).status_code == 404
+    retry = reverse("readability_retry", args=[test_set.pk])
+    assert client.post(retry).status_code == 404
 
 
 def test_anonymous_visitors_are_sent_to_the_login_page(client, test_set):
