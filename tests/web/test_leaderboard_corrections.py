@@ -309,3 +309,29 @@ def test_the_chart_names_the_sides_and_the_correction(compared) -> None:
     assert layout["legend"]["title"]["text"] == (
         "significance cluster (Bonferroni-adjusted p)"
     )
+
+
+def test_pages_warn_when_too_few_draws_can_separate_no_pair(
+    client, owner, compared
+) -> None:
+    # 50 resamples: Holm's smallest p over 6 pairs is 6 / 51 = 0.118.
+    MetricComparison.objects.filter(test_set=compared, kind="metric").update(
+        n_samples=50
+    )
+    client.login(username=owner.username, password=PASSWORD)
+    page = client.get(compared.get_absolute_url(), {"metric": "chrf"})
+    text = page.content.decode()
+    assert 'id="resolution-warning"' in text
+    assert "the smallest p-value is 1/51" in text
+    assert "raises to 0.118" in text and "(at least 120)" in text
+    # Approximate randomisation (500 trials: 6 / 501 = 0.012) can.
+    text = client.get(
+        compared.get_absolute_url(), {"metric": "chrf", "test": "ar"}
+    ).content.decode()
+    assert 'id="resolution-warning"' not in text
+    url = reverse("test_set_pvalues", args=[compared.pk])
+    assert 'id="resolution-warning"' in client.get(url).content.decode()
+    api = client.get(f"/api/v1/test-sets/{compared.pk}/leaderboard").json()
+    assert api["significance"]["chrf"]["smallest_adjusted_p"] == pytest.approx(
+        6 / 51, abs=1e-12
+    )

@@ -129,6 +129,8 @@ def _significance(board: Leaderboard, p_values: bool) -> dict:
             "sided": SIDED,
             "interval": INTERVAL,
             "correction": comparison.correction,
+            # Below alpha, or no pair can be separated (too few draws).
+            "smallest_adjusted_p": comparison.smallest_p,
             "seed": comparison.seed,
             "n_samples": comparison.n_samples,
             "n_trials": comparison.n_trials,

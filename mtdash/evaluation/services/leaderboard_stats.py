@@ -12,10 +12,16 @@ correction (Holm by default) over all pairs of the column.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from mtdash.evaluation.models import MetricComparison
-from scoring.stats import CORRECTION_LABELS, CORRECTIONS, DEFAULT_CORRECTION
+from scoring.stats import (
+    CORRECTION_LABELS,
+    CORRECTIONS,
+    DEFAULT_CORRECTION,
+    smallest_adjusted_p,
+)
 
 SIDED = "two-sided"
 TEST_LABELS = {
@@ -25,6 +31,12 @@ TEST_LABELS = {
 HUMAN_TEST = (
     "paired approximate randomisation over the segments judged for both systems"
 )
+
+
+def draws_needed(n_pairs: int, alpha: float) -> int:
+    """The least N with n_pairs / (N + 1) < alpha (the guard absorbs the
+    rounding of a quotient such as 253 / 0.05)."""
+    return int(math.floor(n_pairs / alpha + 1e-9))
 
 
 def chosen_correction(value: str | None) -> str:
@@ -106,6 +118,28 @@ class ColumnComparison:
     def sided(self) -> str:
         return SIDED
 
+    @property
+    def n_draws(self) -> int:
+        """Resamples (bootstrap) or trials (randomisation) behind the p-values."""
+        return self.n_trials if self.test == "ar" else self.n_samples
+
+    @property
+    def smallest_p(self) -> float:
+        """The smallest p-value the test can give after the correction
+        (:func:`scoring.stats.smallest_adjusted_p`)."""
+        return smallest_adjusted_p(self.n_draws, self.n_systems, self.correction)
+
+    @property
+    def cannot_separate(self) -> bool:
+        """No pair can reach p < alpha: too few draws for so many pairs."""
+        return self.n_systems > 1 and self.smallest_p >= self.alpha
+
+    @property
+    def draws_needed(self) -> int:
+        """Draws for the smallest adjusted p-value to fall below alpha:
+        the least N with m / (N + 1) < alpha."""
+        return draws_needed(self.n_pairs, self.alpha)
+
 
 @dataclass(frozen=True)
 class HumanValue:
@@ -166,6 +200,16 @@ class HumanColumn:
     @property
     def has_clusters(self) -> bool:
         return any(value.cluster is not None for value in self.values.values())
+
+    @property
+    def cannot_separate(self) -> bool:
+        """No pair can reach p < alpha with so few trials for so many pairs."""
+        n = len(self.values)
+        return (
+            self.has_clusters
+            and n > 1
+            and smallest_adjusted_p(self.n_trials, n, self.correction) >= self.alpha
+        )
 
 
 def read_significance(

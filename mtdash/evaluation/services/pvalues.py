@@ -16,10 +16,11 @@ from mtdash.evaluation.services.leaderboard_stats import (
     TEST_LABELS,
     chosen_correction,
     correction_text,
+    draws_needed,
     stored_cluster,
     stored_p_values,
 )
-from scoring.stats import CORRECTION_LABELS, DEFAULT_CORRECTION
+from scoring.stats import CORRECTION_LABELS, DEFAULT_CORRECTION, smallest_adjusted_p
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,23 @@ class PValueMatrix:
     @property
     def n_pairs(self) -> int:
         return len(self.rows) * (len(self.rows) - 1) // 2
+
+    @property
+    def n_draws(self) -> int:
+        return self.n_trials if self.test == "ar" else self.n_samples
+
+    @property
+    def smallest_p(self) -> float:
+        return smallest_adjusted_p(self.n_draws, len(self.rows), self.correction)
+
+    @property
+    def cannot_separate(self) -> bool:
+        """No pair can reach p < alpha: too few draws for so many pairs."""
+        return self.adjusted and len(self.rows) > 1 and self.smallest_p >= self.alpha
+
+    @property
+    def draws_needed(self) -> int:
+        return draws_needed(self.n_pairs, self.alpha)
 
 
 def pvalue_matrix(
