@@ -118,6 +118,7 @@ def test_eight_clusters_get_eight_colours_in_the_leaderboard_chart():
     ]
     board = SimpleNamespace(
         primary_metric="bleu",
+        correction_text="Holm-adjusted",
         rows=rows,
         columns=[SimpleNamespace(name="bleu", higher_is_better=True, decimals=2)],
     )
