@@ -12,7 +12,9 @@ checked instead.
 
 from __future__ import annotations
 
+import gzip
 import os
+import re
 import signal
 import time
 
@@ -170,6 +172,9 @@ def test_two_workers_share_the_jobs_beat_sweeps_and_sigterm_stops_all(
     ]
     status = client.get(f"/jobs/{jobs[0].pk}/status.json")
     assert status.status == 200 and b"succeeded" in status.body
+    assert_static_files_are_hashed_gzipped_and_cached(
+        client, f"/test-sets/{test_set.pk}/"
+    )
 
     # Both worker processes took jobs: each row names the process that ran it.
     nodes = {worker_node(int(job.claimed_by.rsplit(":", 1)[1])) for job in jobs}
@@ -199,6 +204,25 @@ def test_two_workers_share_the_jobs_beat_sweeps_and_sigterm_stops_all(
     assert server.process.wait(timeout=30) == 0, server.output()
     print(f"\nTEAM stop on SIGTERM: {time.monotonic() - stopping:.1f} s")
     assert wait_gone(tree, 5) == [], "processes left behind by bin/run --team"
+
+
+def assert_static_files_are_hashed_gzipped_and_cached(client: WebClient, page: str):
+    """The page's scripts (Plotly among them: the leaderboard's charts) have
+    collectstatic's hashed names; gunicorn (WhiteNoise) answers Plotly
+    gzipped, cached for a year or more; and /favicon.ico answers."""
+    html = client.get(page).text
+    scripts = re.findall(r'<script src="(/static/[^"]+)"', html)
+    assert scripts and all(re.search(r"\.[0-9a-f]{12}\.js$", s) for s in scripts)
+    (plotly,) = [script for script in scripts if "/plotly-basic-" in script]
+    answer = client.request(plotly, headers={"Accept-Encoding": "gzip"})
+    assert answer.status == 200
+    assert answer.headers["Content-Encoding"] == "gzip"
+    seconds = int(re.search(r"max-age=(\d+)", answer.headers["Cache-Control"])[1])
+    assert seconds >= 365 * 24 * 3600, answer.headers["Cache-Control"]
+    assert len(answer.body) < 400_000 < len(gzip.decompress(answer.body))
+    print(f"\nTEAM Plotly on the wire: {len(answer.body)} bytes gzipped")
+    icon = client.get("/favicon.ico")
+    assert icon.status == 200 and icon.body[:4] == b"\x00\x00\x01\x00"
 
 
 def test_the_death_of_one_worker_stops_everything_with_an_error(team_server):

@@ -51,7 +51,9 @@ class TeamServer:
                 start_new_session=True,
             )
         server = cls(process, out_path, data_dir, f"http://127.0.0.1:{port}")
-        server.wait_ready(timeout=90)
+        # Up to bin/run's own 120 s for the workers and web server, after
+        # migrating and collecting the static files (20 s on a busy machine).
+        server.wait_ready(timeout=180)
         server.startup_seconds = time.monotonic() - started
         return server
 
