@@ -3,7 +3,8 @@
 Lines are split on ``"\\n"`` only (a ``"\\r"`` before it is dropped, for files
 written on Windows). ``str.splitlines()`` is deliberately not used: it would
 also split on U+2028, U+0085 and other characters that real MT data contains
-inside segments, silently shifting every following segment.
+inside segments, silently shifting every following segment. A leading UTF-8
+byte-order mark is dropped, on the command line as in the web uploads.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ def read_segments(path: str | os.PathLike[str]) -> tuple[str, ...]:
     """Return the segments of a UTF-8 text file, one per line.
 
     A final newline does not start an extra (empty) segment; an empty file has
-    no segments. Raises :class:`InputFileError` naming the file (and, for bad
+    no segments; a leading byte-order mark is dropped (:func:`decode_segments`). Raises :class:`InputFileError` naming the file (and, for bad
     UTF-8, the line and column) when the file cannot be read or decoded.
     """
     name = os.fspath(path)
@@ -33,13 +34,16 @@ def read_segments(path: str | os.PathLike[str]) -> tuple[str, ...]:
 
 
 def decode_segments(
-    data: bytes, name: str, *, strip_byte_order_mark: bool = False
+    data: bytes, name: str, *, strip_byte_order_mark: bool = True
 ) -> tuple[str, ...]:
     """Decode UTF-8 ``data`` (the contents of file ``name``) into segments.
 
-    Same rules as :func:`read_segments`. A leading byte-order mark is kept as
-    text unless ``strip_byte_order_mark`` (sacreBLEU keeps it too; the web
-    upload strips it, since editors add it without asking).
+    Same rules as :func:`read_segments`. A leading byte-order mark is dropped:
+    editors add it without asking, and kept as text it would be part of the
+    first word (sacreBLEU keeps it, so its BLEU of such a file differs). The
+    command line and the web read every file through here, so both score the
+    same text under the same signature; ``strip_byte_order_mark=False`` keeps
+    the mark, for a caller that must reproduce sacreBLEU's reading.
 
     A file that is not UTF-8 text is refused by what it is when that can be
     told for sure: UTF-16 or UTF-32 (by the byte-order mark, or by every

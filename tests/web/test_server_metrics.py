@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gzip
 
+import numpy as np
 import pytest
 
 from mtdash.common.server_metrics import server_metric
@@ -63,3 +64,17 @@ def test_a_signature_no_server_build_gives_is_refused(settings, table):
     written_with_a_table = get_metric(f"meteor:paraphrase={table}").signature(2)
     with pytest.raises(MetricError, match="not that of this server's meteor"):
         server_metric("meteor", signature=written_with_a_table)
+
+
+def test_the_signatures_data_fields_do_not_decide(settings):
+    """nrefs, chrF's reference order and the version describe the data and
+    the release, not the configuration."""
+    settings.MTDASH_METEOR_PARAPHRASE_TABLE = ""
+    result = get_metric("chrf").score(["a b", "c"], [["a b", "c"], ["a", "c d"]])
+    assert "|refs:" in result.signature
+    signature = result.signature.replace("version:", "version:9")
+    assert server_metric("chrf", signature=signature) == get_metric("chrf")
+    statistics = np.asarray(result.statistics)
+    assert server_metric("chrf", signature=signature).corpus_score_from_statistics(
+        statistics.sum(axis=0)
+    ) == pytest.approx(result.score, rel=1e-12)

@@ -13,7 +13,11 @@ integers: ``[hyp_count, ref_count, matches]`` for each character order
 ``1..char_order`` and then each word order ``1..word_order`` (see
 :mod:`scoring.metrics.chrf.statistics`). With several references, a segment's
 statistics are those of the reference that gives the segment the highest
-chrF (the first one on ties), as in sacreBLEU.
+chrF (the first one on ties), as in sacreBLEU. The corpus score therefore
+depends on the order of the references, so with two or more reference
+streams the signature records it: ``refs:`` and a fingerprint of the
+streams' texts in the order given (the same files in the same order give
+the same fingerprint on the command line and the web; swapped, another).
 
 Scores are on 0–100, higher is better. The corpus score is chrF of the
 column-summed statistics (not the mean of sentence scores); a sentence score
@@ -30,15 +34,17 @@ recalls 3/4, 2/3, 1/2, so P = 1, R = 23/36 and F = 5PR / (4P + R) = 115/167:
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import ClassVar
 
 import numpy as np
 
-from scoring.base import Metric, Parameter, require
+from scoring.base import Metric, Parameter, ProgressCallback, require
 from scoring.metrics.chrf.statistics import (
     NgramProfile,
     chrf_score,
@@ -46,6 +52,7 @@ from scoring.metrics.chrf.statistics import (
     match_statistics,
     ngram_profile,
 )
+from scoring.results import MetricResult
 
 _CHRF_PARAMETERS = (
     Parameter("char_order", "char_order", int, "largest character n-gram order"),
@@ -167,6 +174,34 @@ class CHRF(Metric):
                 best_score, best_statistics = score, statistics
         return best_statistics
 
+    def score(
+        self,
+        hypotheses: Sequence[str],
+        references: Sequence[Sequence[str | None]],
+        sentence: bool = False,
+        progress: ProgressCallback | None = None,
+        *,
+        sources: Sequence[str] | None = None,
+        document_ids: Sequence[str] | None = None,
+    ) -> MetricResult:
+        """:meth:`Metric.score`, with the references' order in the corpus
+        signature when there are several streams (``refs:`` field, before
+        ``version``). Sentence scores take the best reference whatever the
+        order, so their signature does not record it."""
+        result = super().score(
+            hypotheses,
+            references,
+            sentence,
+            progress,
+            sources=sources,
+            document_ids=document_ids,
+        )
+        if len(references) < 2:
+            return result
+        *fields, version = result.signature.split("|")
+        order = f"refs:{reference_order(references)}"
+        return replace(result, signature="|".join([*fields, order, version]))
+
     def corpus_scores_from_statistics(self, summed: np.ndarray) -> np.ndarray:
         """Corpus chrF, 0–100: ``(..., n_stats) -> (...)``."""
         return chrf_scores(summed, self.beta, self.eps_smoothing)
@@ -196,3 +231,22 @@ class CHRFPlusPlus(CHRF):
     description: ClassVar[str] = (
         "chrF++ (Popović 2017): chrF with word 1- and 2-grams, as sacreBLEU 2.6.0"
     )
+
+
+def reference_order(references: Sequence[Sequence[str | None]]) -> str:
+    """A 12-hex-digit fingerprint of reference streams in the given order.
+
+    Each stream is hashed by its texts (``None``, a missing reference, apart
+    from any text), then the streams' hashes in order: streams swapped give
+    another fingerprint, the same texts in the same order the same one.
+
+    >>> reference_order([["a", "b"], ["c", None]]) == reference_order(
+    ...     [["c", None], ["a", "b"]]
+    ... )
+    False
+    """
+    order = hashlib.sha256()
+    for stream in references:
+        text = json.dumps(list(stream), ensure_ascii=False)
+        order.update(hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest())
+    return order.hexdigest()[:12]
