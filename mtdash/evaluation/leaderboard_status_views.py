@@ -19,7 +19,7 @@ def leaderboard_status(request, pk: int):
     state = leaderboard_state(
         test_set,
         request.GET.get("metric"),
-        request.GET.get("test", "bootstrap"),
+        request.GET.get("test"),
         request.GET.get("correction"),
     )
     return JsonResponse(state.to_dict())

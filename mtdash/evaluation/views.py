@@ -83,7 +83,7 @@ def test_set_detail(request, pk: int):
     fragment = leaderboard_fragment(
         test_set,
         request.GET.get("metric"),
-        request.GET.get("test", "bootstrap"),
+        request.GET.get("test"),
         request.GET.get("correction"),
     )
     context = {
@@ -93,7 +93,7 @@ def test_set_detail(request, pk: int):
         "leaderboard_state": leaderboard_state(
             test_set,
             request.GET.get("metric"),
-            request.GET.get("test", "bootstrap"),
+            request.GET.get("test"),
             request.GET.get("correction"),
         ),
         "figure": fragment.has_figure,
@@ -115,7 +115,7 @@ def test_set_pvalues(request, pk: int):
     matrix = pvalue_matrix(
         test_set,
         request.GET.get("metric"),
-        request.GET.get("test", "bootstrap"),
+        request.GET.get("test"),
         request.GET.get("correction"),
     )
     context = {
@@ -138,7 +138,7 @@ def test_set_export(request, pk: int, fmt: str):
     leaderboard = build_leaderboard(
         test_set,
         rank_by=request.GET.get("metric"),
-        test=request.GET.get("test", "bootstrap"),
+        test=request.GET.get("test"),
         correction=request.GET.get("correction"),
     )
     return download_response(

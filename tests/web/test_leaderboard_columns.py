@@ -1,5 +1,7 @@
 """Leaderboard columns are metric configurations, however their specs were typed."""
 
+import csv
+
 from django.urls import reverse
 
 from mtdash.evaluation.models import CorpusScore
@@ -139,9 +141,9 @@ def test_the_signatures_sidecar_has_each_scores_signature(client, owner, test_se
     scored(test_set, owner, "good", GOOD, ["BLEU"])
     client.login(username=owner.username, password=PASSWORD)
     url = reverse("test_set_export", args=[test_set.pk, "signatures.csv"])
-    header, row = client.get(url).content.decode().splitlines()
-    assert header.startswith("metric,signature,higher_is_better")
-    assert row.split(",")[:2] == ["bleu", CorpusScore.objects.get().signature]
+    header, row = csv.reader(client.get(url).content.decode().splitlines())
+    assert header[:3] == ["metric", "signature", "higher_is_better"]
+    assert row[:2] == ["bleu", CorpusScore.objects.get().signature]
 
 
 def test_new_scores_are_stored_under_the_canonical_spec(test_set, owner):

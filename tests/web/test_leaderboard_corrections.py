@@ -284,10 +284,10 @@ def test_the_export_links_keep_the_pages_test_and_correction(
     client.login(username=owner.username, password=PASSWORD)
     page = client.get(
         compared.get_absolute_url(),
-        {"metric": "chrf", "test": "ar", "correction": "none"},
+        {"metric": "chrf", "test": "bootstrap", "correction": "none"},
     ).content.decode()
     csv_link = reverse("test_set_export", args=[compared.pk, "csv"])
-    assert f"{csv_link}?metric=chrf&amp;test=ar&amp;correction=none" in page
+    assert f"{csv_link}?metric=chrf&amp;test=bootstrap&amp;correction=none" in page
     default = client.get(compared.get_absolute_url()).content.decode()
     assert f'href="{csv_link}"' in default
 
@@ -299,7 +299,8 @@ def test_the_system_page_names_the_rank_test_and_correction(
     output = compared.outputs.get(system__name="alpha")
     page = client.get(reverse("output_detail", args=[output.pk])).content.decode()
     assert "95% bootstrap interval <small>(two-sided, percentile)</small>" in page
-    assert "paired bootstrap resampling, two-sided, Holm-adjusted p &lt; 0.05" in page
+    assert "(paired approximate randomisation, or paired bootstrap resampling" in page
+    assert "two-sided, Holm-adjusted p &lt; 0.05 over all pairs" in page
 
 
 def test_the_chart_names_the_sides_and_the_correction(compared) -> None:
@@ -319,7 +320,9 @@ def test_pages_warn_when_too_few_draws_can_separate_no_pair(
         n_samples=50
     )
     client.login(username=owner.username, password=PASSWORD)
-    page = client.get(compared.get_absolute_url(), {"metric": "chrf"})
+    page = client.get(
+        compared.get_absolute_url(), {"metric": "chrf", "test": "bootstrap"}
+    )
     text = page.content.decode()
     assert 'id="resolution-warning"' in text
     assert "the smallest p-value is 1/51" in text
@@ -330,8 +333,41 @@ def test_pages_warn_when_too_few_draws_can_separate_no_pair(
     ).content.decode()
     assert 'id="resolution-warning"' not in text
     url = reverse("test_set_pvalues", args=[compared.pk])
-    assert 'id="resolution-warning"' in client.get(url).content.decode()
-    api = client.get(f"/api/v1/test-sets/{compared.pk}/leaderboard").json()
+    assert (
+        'id="resolution-warning"'
+        in client.get(url, {"test": "bootstrap"}).content.decode()
+    )
+    api = client.get(
+        f"/api/v1/test-sets/{compared.pk}/leaderboard?test=bootstrap"
+    ).json()
     assert api["significance"]["chrf"]["smallest_adjusted_p"] == pytest.approx(
         6 / 51, abs=1e-12
     )
+
+
+def test_approximate_randomisation_is_the_default_test_everywhere(
+    client, owner, compared
+) -> None:
+    # 50 bootstrap resamples cannot separate any pair after Holm (6 / 51 >
+    # 0.05); the default test must still give the leaderboard its clusters.
+    MetricComparison.objects.filter(test_set=compared, kind="metric").update(
+        n_samples=50
+    )
+    client.login(username=owner.username, password=PASSWORD)
+    page = client.get(compared.get_absolute_url(), {"metric": "chrf"}).content.decode()
+    assert "<strong>approximate randomisation</strong>" in page
+    assert 'id="resolution-warning"' not in page
+    board = build_leaderboard(compared, rank_by="chrf")
+    assert board.test == "ar"
+    api = client.get(f"/api/v1/test-sets/{compared.pk}/leaderboard").json()
+    assert api["significance"]["chrf"]["test"] == "ar"
+    matrix = client.get(
+        reverse("test_set_pvalues", args=[compared.pk])
+    ).content.decode()
+    assert '<option value="ar" selected>' in matrix
+    # The system page shows the default test's rank range.
+    for row, cells in board.display_rows():
+        chrf = next(cell for cell in cells if cell.column.name == "chrf")
+        expected = f"{chrf.significance.rank_range} of 4"
+        system = client.get(reverse("output_detail", args=[row.output_id]))
+        assert f'<td class="num">{expected}</td>' in system.content.decode()

@@ -75,7 +75,7 @@ class TestSetLeaderboardFile(APIView):
         board = build_leaderboard(
             test_set,
             rank_by=request.query_params.get("metric"),
-            test=request.query_params.get("test", "bootstrap"),
+            test=request.query_params.get("test"),
             correction=request.query_params.get("correction"),
         )
         body = exports.FORMATS[fmt](board)

@@ -158,7 +158,7 @@ class TestSetLeaderboard(APIView):
         board = build_leaderboard(
             test_set,
             rank_by=request.query_params.get("metric"),
-            test=request.query_params.get("test", "bootstrap"),
+            test=request.query_params.get("test"),
             correction=request.query_params.get("correction"),
         )
         p_values = request.query_params.get("p_values", "") in ("1", "true", "yes")

@@ -29,11 +29,13 @@ from mtdash.evaluation.models import (
     TestSet,
 )
 from mtdash.evaluation.services.leaderboard_stats import (
+    DEFAULT_TEST,
     ColumnComparison,
     HumanColumn,
     HumanValue,
     Significance,
     chosen_correction,
+    chosen_test,
     correction_text,
     read_human_columns,
     read_significance,
@@ -133,7 +135,7 @@ class Leaderboard:
     # Per column name: how its intervals and clusters were computed.
     comparisons: dict[str, ColumnComparison] = field(default_factory=dict)
     human_columns: tuple[HumanColumn, ...] = ()
-    test: str = "bootstrap"
+    test: str = DEFAULT_TEST
     # Correction for multiple comparisons behind every cluster shown.
     correction: str = DEFAULT_CORRECTION
 
@@ -175,22 +177,19 @@ class Leaderboard:
         return [column.values.get(row.output_id) for column in self.human_columns]
 
 
-TESTS = ("bootstrap", "ar")  # paired bootstrap resampling, approximate randomisation
-
-
 def build_leaderboard(
     test_set: TestSet,
     rank_by: str | None = None,
-    test: str = "bootstrap",
+    test: str | None = None,
     correction: str | None = None,
 ) -> Leaderboard:
     """Rows ranked by ``rank_by`` (any spelling of a column's spec; default:
     BLEU if present, else the first metric by name), best first; outputs
     without that score come last; hidden outputs are left out. Each score
     carries its stored interval, cluster and rank range under ``test``
-    (``bootstrap`` or ``ar``) and ``correction`` (``holm``, the default,
+    (``bootstrap`` or ``ar``, the default) and ``correction`` (``holm``, the default,
     ``bonferroni`` or ``none``) when the comparison job has computed them."""
-    test = test if test in TESTS else "bootstrap"
+    test = chosen_test(test)
     correction = chosen_correction(correction)
     outputs = SystemOutput.objects.filter(test_set=test_set, hidden=False)
     outputs = outputs.select_related("system")

@@ -33,6 +33,7 @@ from mtdash.evaluation.models import (
     TestSet,
 )
 from mtdash.evaluation.services.leaderboard import Leaderboard, build_leaderboard
+from mtdash.evaluation.services.leaderboard_stats import DEFAULT_TEST, chosen_test
 from mtdash.judgments.models import ExternalCorpusScore, ExternalMetric
 from scoring import __version__ as SCORING_VERSION
 from scoring.stats import DEFAULT_CORRECTION
@@ -51,7 +52,7 @@ class LeaderboardFragment:
 def leaderboard_cache_key(
     test_set: TestSet,
     rank_by: str | None,
-    test: str = "bootstrap",
+    test: str | None = None,
     correction: str | None = None,
 ) -> str:
     """A key that changes whenever anything the fragment shows changes."""
@@ -85,7 +86,7 @@ def leaderboard_cache_key(
         (
             comparison_pending(test_set),
             sorted(comparisons.items()),
-            test,
+            chosen_test(test),
             correction,
             outputs,
             jobs,
@@ -102,7 +103,7 @@ def leaderboard_cache_key(
 def leaderboard_fragment(
     test_set: TestSet,
     rank_by: str | None,
-    test: str = "bootstrap",
+    test: str | None = None,
     correction: str | None = None,
 ) -> LeaderboardFragment:
     key = leaderboard_cache_key(test_set, rank_by, test, correction)
@@ -140,7 +141,7 @@ def export_query(rank_by: str | None, leaderboard: Leaderboard) -> str:
     """``?metric=…&test=…&correction=…`` for the export links, so a download
     ranks and clusters like the page it was taken from (defaults left out)."""
     query = {"metric": rank_by or None}
-    if leaderboard.test != "bootstrap":
+    if leaderboard.test != DEFAULT_TEST:
         query["test"] = leaderboard.test
     if leaderboard.correction != DEFAULT_CORRECTION:
         query["correction"] = leaderboard.correction

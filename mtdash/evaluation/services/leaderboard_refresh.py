@@ -29,7 +29,7 @@ class LeaderboardState:
 def leaderboard_state(
     test_set: TestSet,
     rank_by: str | None,
-    test: str = "bootstrap",
+    test: str | None = None,
     correction: str | None = None,
 ) -> LeaderboardState:
     """The state of the leaderboard as ranked by the page's query."""

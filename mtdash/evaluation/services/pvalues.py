@@ -15,6 +15,7 @@ from mtdash.evaluation.services.leaderboard_stats import (
     SIDED,
     TEST_LABELS,
     chosen_correction,
+    chosen_test,
     correction_text,
     draws_needed,
     stored_cluster,
@@ -106,7 +107,7 @@ class PValueMatrix:
 def pvalue_matrix(
     test_set: TestSet,
     column: str | None,
-    test: str = "bootstrap",
+    test: str | None = None,
     correction: str | None = None,
 ) -> PValueMatrix | None:
     """The matrix of ``column`` (default: BLEU, else the first computed)
@@ -123,7 +124,8 @@ def pvalue_matrix(
     )
     if comparison is None:
         return None
-    test = "ar" if test == "ar" and comparison.matrices.get("ar_p") else "bootstrap"
+    wanted = chosen_test(test)
+    test = "ar" if wanted == "ar" and comparison.matrices.get("ar_p") else "bootstrap"
     names = dict(
         SystemOutput.objects.filter(pk__in=comparison.output_ids).values_list(
             "pk", "system__name"

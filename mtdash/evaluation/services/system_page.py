@@ -59,7 +59,7 @@ class CorpusScoreRow:
     higher_is_better: bool
     low: float | None = None
     high: float | None = None
-    rank: tuple[int, int] | None = None  # bootstrap cluster's rank range
+    rank: tuple[int, int] | None = None  # rank range of the default test's cluster
     n_systems: int = 0
 
     @property
@@ -102,9 +102,7 @@ def corpus_score_rows(output: SystemOutput, columns: dict[str, int]):
                 higher_is_better=_higher_is_better(score.metric),
                 low=_finite((entry or {}).get("low")),
                 high=_finite((entry or {}).get("high")),
-                rank=tuple(entry["bootstrap_rank"])
-                if entry and entry.get("bootstrap_rank")
-                else None,
+                rank=_default_rank(entry),
                 n_systems=len(compared),
             )
         )
@@ -293,3 +291,12 @@ def _rows(output, columns: dict[str, int], indices: list[int]):
 def output_columns(output: SystemOutput) -> dict[str, int]:
     """Column name -> the output's latest CorpusScore id in it."""
     return latest_scores_by_column(output.test_set, output.pk)
+
+
+def _default_rank(entry: dict | None) -> tuple[int, int] | None:
+    """The rank range the leaderboard shows by default: approximate
+    randomisation's, the bootstrap's for a column compared without trials."""
+    for test in ("ar", "bootstrap"):
+        if entry and entry.get(f"{test}_rank"):
+            return tuple(entry[f"{test}_rank"])
+    return None
