@@ -146,7 +146,8 @@ def open_nbest(path: str | os.PathLike[str]) -> Iterator[NBestEntry]:
         with open(name, "rb") as probe:
             compressed = probe.read(2) == b"\x1f\x8b"
         raw = gzip.open(name, "rb") if compressed else open(name, "rb")
-        with io.TextIOWrapper(raw, encoding="utf-8", newline="\n") as handle:
+        # utf-8-sig: a leading byte-order mark is dropped, as the web drops it.
+        with io.TextIOWrapper(raw, encoding="utf-8-sig", newline="\n") as handle:
             yield from iter_nbest(handle, name)
     except UnicodeDecodeError as error:
         raise InputFileError(f"{name}: invalid UTF-8 ({error.reason})", name) from None

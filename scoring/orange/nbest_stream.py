@@ -41,6 +41,7 @@ from scoring.orange.nbest import iter_nbest, order_error
 # enough that two blocks in flight per thread stay a few tens of MB.
 BLOCK_BYTES = 8 << 20
 _GZIP_MAGIC = b"\x1f\x8b"
+_BYTE_ORDER_MARK = b"\xef\xbb\xbf"
 # Hash-table slots for a block's distinct words (grown when half full):
 # real 8 MB blocks hold tens of thousands.
 _FIRST_TABLE_SIZE = 1 << 18
@@ -95,11 +96,15 @@ def _open_binary(name: str):
 def iter_line_blocks(
     name: str, block_bytes: int = BLOCK_BYTES
 ) -> Iterator[tuple[int, bytes]]:
-    """``(first line number, bytes of whole lines ending with "\\n")``."""
+    """``(first line number, bytes of whole lines ending with "\\n")``; a
+    leading UTF-8 byte-order mark is dropped, as the web upload and
+    ``scoring.decode_segments`` drop it."""
     first_line = 1
     try:
         with _open_binary(name) as handle:
-            rest = b""
+            rest = handle.read(len(_BYTE_ORDER_MARK))
+            if rest == _BYTE_ORDER_MARK:
+                rest = b""
             while True:
                 data = handle.read(block_bytes)
                 if not data:

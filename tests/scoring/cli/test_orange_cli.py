@@ -265,3 +265,19 @@ def test_the_texts_are_kept_only_when_something_reads_them(extra, metrics, neede
     )
     chosen = [get_metric(spec) for spec in metrics]
     assert _needs_texts(arguments, chosen) is needed
+
+
+def test_a_list_with_a_byte_order_mark_gives_the_same_results(moses_args, tmp_path):
+    # The web upload drops a leading byte-order mark; the command line must
+    # read the same list the same way (it refused "\ufeff0" as a sentence id).
+    nbest = moses_args[1]
+    marked = tmp_path / "marked.nbest"
+    marked.write_bytes(b"\xef\xbb\xbf" + nbest.read_bytes())
+    options = ["--metric", "bleu", "--json", "--bootstrap", "20"]
+    plain = run(*moses_args, *options)
+    with_mark = run("--nbest", marked, *moses_args[2:], *options)
+    assert plain.returncode == 0, plain.stderr
+    assert with_mark.returncode == 0, with_mark.stderr
+    assert (
+        json.loads(with_mark.stdout)["metrics"] == json.loads(plain.stdout)["metrics"]
+    )

@@ -56,6 +56,30 @@ def test_many_small_blocks_and_gzip_read_alike(tmp_path):
         assert again.line_numbers.tolist() == plain.line_numbers.tolist()
 
 
+def test_a_leading_byte_order_mark_is_dropped_by_both_readers(tmp_path):
+    # As the web upload and scoring.decode_segments drop it: without this the
+    # first sentence id read "\ufeff0" and the list was refused.
+    text = "0 ||| a b ||| f: 1 ||| -1\n0 ||| c ||| f: 1 ||| -2\n1 ||| d e ||| f: 1 ||| -3\n"
+    plain = tmp_path / "plain.nbest"
+    plain.write_bytes(text.encode())
+    marked = tmp_path / "marked.nbest"
+    marked.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    packed = tmp_path / "marked.nbest.gz"
+    packed.write_bytes(gzip.compress(marked.read_bytes()))
+    expected = read_nbest_words(plain)
+    for path, block_bytes in ((marked, 1 << 20), (marked, 2), (packed, 5)):
+        got = read_nbest_words(path, block_bytes=block_bytes)
+        assert got.sentence_ids.tolist() == expected.sentence_ids.tolist()
+        assert [got.texts[c] for c in range(got.n_candidates)] == ["a b", "c", "d e"]
+        assert got.line_numbers.tolist() == expected.line_numbers.tolist()
+        entries = list(open_nbest(path))
+        assert [(e.sentence_id, e.hypothesis) for e in entries] == [
+            (0, "a b"),
+            (0, "c"),
+            (1, "d e"),
+        ]
+
+
 UNUSUAL = (
     "0 ||| a b .  ||| lm: -1 ||| -3.5\n"
     "\n"  # blank lines are skipped
