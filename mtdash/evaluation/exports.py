@@ -58,7 +58,10 @@ def leaderboard_latex(leaderboard: Leaderboard) -> str:
         + (r" $\uparrow$" if column.higher_is_better else r" $\downarrow$")
         for column in columns
     ]
-    header += [latex_escape(f"{h.criterion} (z)") for h in leaderboard.human_columns]
+    header += [
+        latex_escape(f"{h.criterion} ({h.score_label})")
+        for h in leaderboard.human_columns
+    ]
     n_numeric = len(columns) + len(leaderboard.human_columns)
     lines += [
         r"\begin{table}",
@@ -77,10 +80,7 @@ def leaderboard_latex(leaderboard: Leaderboard) -> str:
         rank = first.rank_range.replace("–", "--") if first else str(row.rank or "")
         line = [rank, latex_escape(row.system)]
         line += [_latex_cell(cell, best) for cell in cells]
-        line += [
-            fixed(human.z if human else None, 3)
-            for human in leaderboard.human_cells(row)
-        ]
+        line += [_latex_human_cell(human) for human in leaderboard.human_cells(row)]
         lines.append(" & ".join(line) + r" \\")
     lines += [
         r"\bottomrule",
@@ -111,6 +111,15 @@ def _latex_cell(cell, best: dict[str, float]) -> str:
         text = rf"\textbf{{{text}}}"
     if cell.significance is not None:
         text += rf"$^{{{cell.significance.cluster}}}$"
+    return text
+
+
+def _latex_human_cell(human) -> str:
+    """A criterion's score, with its significance cluster as a superscript
+    like the metrics' (human clusters come from paired randomisation)."""
+    text = fixed(human.z if human else None, 3)
+    if human is not None and human.cluster is not None:
+        text += rf"$^{{{human.cluster}}}$"
     return text
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from mtdash.common.exports import Cell
 from mtdash.evaluation.services.leaderboard import Leaderboard
+from mtdash.evaluation.services.leaderboard_stats import HumanColumn, HumanValue
 
 
 def leaderboard_table(leaderboard: Leaderboard) -> tuple[list[str], list[list[Cell]]]:
@@ -15,14 +16,21 @@ def leaderboard_table(leaderboard: Leaderboard) -> tuple[list[str], list[list[Ce
     ``rank`` (position by the ranked metric), ``rank_range`` (its
     significance cluster's ranks), ``system``, then per metric its score,
     ``<metric> low``/``high`` (95 % bootstrap interval) and ``<metric>
-    cluster``; per human criterion its z-score and raw mean. Numbers are
-    numbers at full precision, ``None`` where missing."""
+    cluster``; per human criterion its score under the column's label
+    (``z``: the mean of per-judge z-scores; ``WMT z`` or ``raw mean``: the
+    file's values as given), its interval and cluster, and for ``z`` the raw
+    mean too. Numbers are numbers at full precision, ``None`` where
+    missing."""
     names = [column.name for column in leaderboard.columns]
     header = ["rank", "rank_range", "system"]
     for name in names:
         header += [name, f"{name} low", f"{name} high", f"{name} cluster"]
     for human in leaderboard.human_columns:
-        header += [f"human {human.criterion} z", f"human {human.criterion} mean"]
+        name = f"human {human.criterion}"
+        header += [f"{name} {human.score_label}", f"{name} low", f"{name} high"]
+        header += [f"{name} cluster"]
+        if human.score_label == "z":
+            header += [f"{name} mean"]
     rows = []
     for row, cells in leaderboard.display_rows():
         first = cells[0].significance if cells else None
@@ -39,10 +47,20 @@ def leaderboard_table(leaderboard: Leaderboard) -> tuple[list[str], list[list[Ce
                 significance.high if significance else None,
                 significance.cluster if significance else None,
             ]
-        for human in leaderboard.human_cells(row):
-            values += [human.z if human else None, human.mean if human else None]
+        for column, human in zip(
+            leaderboard.human_columns, leaderboard.human_cells(row)
+        ):
+            values += _human_cells(column, human)
         rows.append(values)
     return header, rows
+
+
+def _human_cells(column: HumanColumn, human: HumanValue | None) -> list[Cell]:
+    """The cells of one criterion's columns (see :func:`leaderboard_table`)."""
+    if human is None:
+        return [None] * (5 if column.score_label == "z" else 4)
+    cells: list[Cell] = [human.z, human.low, human.high, human.cluster]
+    return cells + [human.mean] if column.score_label == "z" else cells
 
 
 SIGNATURE_HEADER = [

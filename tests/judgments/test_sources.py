@@ -217,6 +217,14 @@ def test_the_leaderboard_names_wmt_z_and_its_source(client, owner, toy):
         "(mean z) from imported.csv; <strong>da</strong> (raw mean) from "
         "da_seg.tsv; <strong>da-z</strong> (WMT z) from da_seg.tsv." in html
     )
+    # The exports name each criterion's score as the page does.
+    csv_header = client.get(toy.get_absolute_url() + "leaderboard.csv").content
+    header = csv_header.decode().splitlines()[0]
+    for name in ('"human da-z WMT z"', '"human da raw mean"', '"human adequacy z"'):
+        assert name in header
+    assert '"human da-z mean"' not in header and '"human adequacy mean"' in header
+    latex = client.get(toy.get_absolute_url() + "leaderboard.tex").content.decode()
+    assert "da-z (WMT z)" in latex and "da (raw mean)" in latex
 
 
 # -- the API ------------------------------------------------------------------

@@ -4,6 +4,8 @@ external metric's intervals and clusters."""
 
 from __future__ import annotations
 
+import csv
+
 import pytest
 
 from mtdash.evaluation.models import MetricComparison
@@ -90,7 +92,19 @@ def test_the_page_and_exports_show_the_human_column(client, owner, judged):
     csv_text = client.get(
         judged.get_absolute_url() + "leaderboard.csv"
     ).content.decode()
-    assert "human adequacy z" in csv_text.splitlines()[0]
+    header, *rows = csv.reader(csv_text.splitlines())
+    for name in ("z", "low", "high", "cluster", "mean"):
+        assert f"human adequacy {name}" in header
+    board = build_leaderboard(judged)
+    (human,) = board.human_columns
+    for row, cells in zip(board.rows, rows):
+        value = human.values[row.output_id]
+        got = dict(zip(header, cells))
+        assert float(got["human adequacy low"]) == pytest.approx(value.low, abs=1e-12)
+        assert float(got["human adequacy high"]) == pytest.approx(value.high, abs=1e-12)
+        assert int(got["human adequacy cluster"]) == value.cluster
+    latex = client.get(judged.get_absolute_url() + "leaderboard.tex").content.decode()
+    assert "adequacy (z)" in latex and "$^{1}$" in latex
     api = client.get(f"/api/v1/test-sets/{judged.pk}/leaderboard").json()
     systems = {s["system"]: s for s in api["systems"]}
     assert systems["sys-a"]["human"]["adequacy"]["mean"] == pytest.approx(4.0)
