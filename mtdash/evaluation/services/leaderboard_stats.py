@@ -96,19 +96,18 @@ class Significance:
         return f"{self.first_rank}–{self.last_rank}"
 
 
-@dataclass(frozen=True)
-class ColumnComparison:
-    """How a column's intervals and clusters were computed, for legends."""
+class PairwiseTestNaming:
+    """What a family of all-pairs tests can tell, for legends and warnings:
+    its test, correction and sides, and whether its draws can separate any
+    pair. Mixed into dataclasses with ``test``, ``n_samples``, ``n_trials``,
+    ``correction``, ``alpha`` and ``n_systems``."""
 
-    test: str  # "bootstrap" (paired bootstrap resampling) or "ar"
-    seed: int
+    test: str
     n_samples: int
     n_trials: int
-    confidence: float
+    correction: str
     alpha: float
-    n_systems: int
-    comparison_id: int
-    correction: str = DEFAULT_CORRECTION  # of the p-values behind the clusters
+    n_systems: int  # a field, or a property of the class it is mixed into
 
     @property
     def test_label(self) -> str:
@@ -123,12 +122,12 @@ class ColumnComparison:
         return correction_text(self.correction)
 
     @property
-    def n_pairs(self) -> int:
-        return self.n_systems * (self.n_systems - 1) // 2
-
-    @property
     def sided(self) -> str:
         return SIDED
+
+    @property
+    def n_pairs(self) -> int:
+        return self.n_systems * (self.n_systems - 1) // 2
 
     @property
     def n_draws(self) -> int:
@@ -151,6 +150,21 @@ class ColumnComparison:
         """Draws for the smallest adjusted p-value to fall below alpha:
         the least N with m / (N + 1) < alpha."""
         return draws_needed(self.n_pairs, self.alpha)
+
+
+@dataclass(frozen=True)
+class ColumnComparison(PairwiseTestNaming):
+    """How a column's intervals and clusters were computed, for legends."""
+
+    test: str  # "bootstrap" (paired bootstrap resampling) or "ar"
+    seed: int
+    n_samples: int
+    n_trials: int
+    confidence: float
+    alpha: float
+    n_systems: int
+    comparison_id: int
+    correction: str = DEFAULT_CORRECTION  # of the p-values behind the clusters
 
 
 @dataclass(frozen=True)

@@ -12,16 +12,13 @@ from dataclasses import dataclass
 from mtdash.evaluation.models import MetricComparison, SystemOutput, TestSet
 from mtdash.evaluation.services.leaderboard import metric_decimals
 from mtdash.evaluation.services.leaderboard_stats import (
-    SIDED,
-    TEST_LABELS,
+    PairwiseTestNaming,
     chosen_correction,
     chosen_test,
-    correction_text,
-    draws_needed,
     stored_cluster,
     stored_p_values,
 )
-from scoring.stats import CORRECTION_LABELS, DEFAULT_CORRECTION, smallest_adjusted_p
+from scoring.stats import DEFAULT_CORRECTION
 
 
 @dataclass(frozen=True)
@@ -46,7 +43,7 @@ class PValueRow:
 
 
 @dataclass(frozen=True)
-class PValueMatrix:
+class PValueMatrix(PairwiseTestNaming):
     column: str
     test: str  # "bootstrap" or "ar"
     higher_is_better: bool
@@ -67,41 +64,13 @@ class PValueMatrix:
         return tuple(row.system for row in self.rows)
 
     @property
-    def test_label(self) -> str:
-        return TEST_LABELS[self.test]
-
-    @property
-    def sided(self) -> str:
-        return SIDED
-
-    @property
-    def correction_label(self) -> str:
-        return CORRECTION_LABELS[self.correction]
-
-    @property
-    def correction_text(self) -> str:
-        return correction_text(self.correction)
-
-    @property
-    def n_pairs(self) -> int:
-        return len(self.rows) * (len(self.rows) - 1) // 2
-
-    @property
-    def n_draws(self) -> int:
-        return self.n_trials if self.test == "ar" else self.n_samples
-
-    @property
-    def smallest_p(self) -> float:
-        return smallest_adjusted_p(self.n_draws, len(self.rows), self.correction)
+    def n_systems(self) -> int:
+        return len(self.rows)
 
     @property
     def cannot_separate(self) -> bool:
-        """No pair can reach p < alpha: too few draws for so many pairs."""
-        return self.adjusted and len(self.rows) > 1 and self.smallest_p >= self.alpha
-
-    @property
-    def draws_needed(self) -> int:
-        return draws_needed(self.n_pairs, self.alpha)
+        """Said only of adjusted p-values (an older, raw matrix says so)."""
+        return self.adjusted and super().cannot_separate
 
 
 def pvalue_matrix(
