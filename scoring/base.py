@@ -241,6 +241,16 @@ class Metric(ABC):
         """Signature of the sentence scores."""
         return format_signature(self.name, nrefs, self.signature_fields(sentence=True))
 
+    def corpus_signature(
+        self,
+        references: Sequence[Sequence[str | None]],
+        nrefs: int | str | None = None,
+    ) -> str:
+        """Signature of the corpus score against these reference streams: a
+        metric whose corpus score depends on more of them than their count
+        (chrF: their order) records it here."""
+        return self.signature(nrefs)
+
     def score(
         self,
         hypotheses: Sequence[str],
@@ -277,7 +287,7 @@ class Metric(ABC):
         return MetricResult(
             metric=self.name,
             score=self.corpus_score_from_statistics(summed),
-            signature=self.signature(corpus.nrefs),
+            signature=self.corpus_signature(references, corpus.nrefs),
             higher_is_better=self.higher_is_better,
             scale=float(self.scale),
             n_segments=len(corpus.hypotheses),

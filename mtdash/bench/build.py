@@ -174,7 +174,9 @@ def build_bench(
             )
             for spec in specs:
                 statistics = base_statistics[spec][choice, segments]
-                n_segment_scores += _store_score(job, spec, statistics, size)
+                n_segment_scores += _store_score(
+                    job, spec, statistics, size, references
+                )
         output_ids.append(job.output_id)
         if (system + 1) % 10 == 0:
             say(f"stored {system + 1} of {size.systems} systems")
@@ -205,7 +207,9 @@ def _base_choices(size: BenchSize, rng: np.random.Generator) -> np.ndarray:
     return choices
 
 
-def _store_score(job, spec: str, statistics: np.ndarray, size: BenchSize) -> int:
+def _store_score(
+    job, spec: str, statistics: np.ndarray, size: BenchSize, references
+) -> int:
     """The CorpusScore and SegmentScores a scoring job would save; returns
     the number of segment scores."""
     metric = get_metric(spec)
@@ -214,7 +218,7 @@ def _store_score(job, spec: str, statistics: np.ndarray, size: BenchSize) -> int
         output_id=job.output_id,
         metric=canonical_spec(spec),
         score=metric.corpus_score_from_statistics(summed),
-        signature=metric.signature(size.references),
+        signature=metric.corpus_signature(references, size.references),
         sentence_signature=metric.sentence_signature(size.references),
         statistics=pack_statistics(statistics),
         statistics_names=list(metric.statistics_names),

@@ -154,7 +154,8 @@ def build_judged(
                 status=ScoringJob.Status.SUCCEEDED, progress=100
             )
             for spec in specs:
-                _store_score(job, spec, base_statistics[spec][choice, segments], size)
+                statistics = base_statistics[spec][choice, segments]
+                _store_score(job, spec, statistics, size, references)
         outputs.append((job.output_id, quality[choice, segments]))
     timings["judged: outputs and scores"] = time.perf_counter() - started
     started = time.perf_counter()

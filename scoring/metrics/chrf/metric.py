@@ -38,13 +38,13 @@ import hashlib
 import json
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import ClassVar
 
 import numpy as np
 
-from scoring.base import Metric, Parameter, ProgressCallback, require
+from scoring.base import Metric, Parameter, require
 from scoring.metrics.chrf.statistics import (
     NgramProfile,
     chrf_score,
@@ -52,7 +52,6 @@ from scoring.metrics.chrf.statistics import (
     match_statistics,
     ngram_profile,
 )
-from scoring.results import MetricResult
 
 _CHRF_PARAMETERS = (
     Parameter("char_order", "char_order", int, "largest character n-gram order"),
@@ -174,33 +173,22 @@ class CHRF(Metric):
                 best_score, best_statistics = score, statistics
         return best_statistics
 
-    def score(
+    def corpus_signature(
         self,
-        hypotheses: Sequence[str],
         references: Sequence[Sequence[str | None]],
-        sentence: bool = False,
-        progress: ProgressCallback | None = None,
-        *,
-        sources: Sequence[str] | None = None,
-        document_ids: Sequence[str] | None = None,
-    ) -> MetricResult:
-        """:meth:`Metric.score`, with the references' order in the corpus
-        signature when there are several streams (``refs:`` field, before
-        ``version``). Sentence scores take the best reference whatever the
-        order, so their signature does not record it."""
-        result = super().score(
-            hypotheses,
-            references,
-            sentence,
-            progress,
-            sources=sources,
-            document_ids=document_ids,
-        )
+        nrefs: int | str | None = None,
+    ) -> str:
+        """The corpus signature, with the references' order when there are
+        several streams (``refs:`` field, before ``version``): the corpus
+        score keeps the first of tied references, as sacreBLEU does. Sentence
+        scores take the best reference whatever the order, so their signature
+        does not record it."""
+        signature = self.signature(nrefs)
         if len(references) < 2:
-            return result
-        *fields, version = result.signature.split("|")
+            return signature
+        *fields, version = signature.split("|")
         order = f"refs:{reference_order(references)}"
-        return replace(result, signature="|".join([*fields, order, version]))
+        return "|".join([*fields, order, version])
 
     def corpus_scores_from_statistics(self, summed: np.ndarray) -> np.ndarray:
         """Corpus chrF, 0–100: ``(..., n_stats) -> (...)``."""

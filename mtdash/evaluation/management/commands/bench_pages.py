@@ -100,6 +100,9 @@ class Command(BaseCommand):
             return self._run_in_bench_database(options)
         if options["migrate"]:
             call_command("migrate", interactive=False, verbosity=0)
+            # Pages link collectstatic's hashed names, as on a server: a fresh
+            # clone has no collected folder yet (bin/run makes one).
+            call_command("collectstatic", interactive=False, verbosity=0)
         if database_has_other_data() and not options["force"]:
             raise CommandError(
                 "the configured database holds other data; the benchmark adds a "

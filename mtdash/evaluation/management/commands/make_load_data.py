@@ -90,7 +90,11 @@ class Command(BaseCommand):
         )
         random = np.random.default_rng(seed)
         specs = METRIC_SPECS[:metrics]
-        signatures = {spec: get_metric(spec).signature(nrefs=2) for spec in specs}
+        references = [list(SENTENCES), list(SENTENCES)]
+        signatures = {
+            spec: get_metric(spec).corpus_signature(references, nrefs=2)
+            for spec in specs
+        }
         scales = {spec: get_metric(spec).scale for spec in specs}
         scores = []
         for index in range(systems):
