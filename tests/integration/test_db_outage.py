@@ -264,8 +264,12 @@ def test_jobs_survive_a_60_s_database_outage_and_store_their_results_once(
     for spec in ORANGE_METRICS:
         assert results[spec] == single_run(demo, demo_nbest_text(), spec, OPTIONS)
 
-    for model in job_models():
-        assert not model.objects.unfinished().exists(), model.__name__
+    # Nothing stranded: the jobs the two queued on success (the comparison,
+    # counts) finish too, however long a loaded machine takes to run them.
+    def nothing_unfinished() -> bool:
+        return not any(model.objects.unfinished().exists() for model in job_models())
+
+    services.wait_until(nothing_unfinished, RECOVERY_LIMIT, what="every job")
 
 
 HEARTBEAT_LEASE = 12  # renewed every 4 s
