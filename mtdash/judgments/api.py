@@ -26,11 +26,8 @@ from mtdash.judgments.services.external_scores import (
     ExternalMetricProblem,
     import_external_scores,
 )
-from mtdash.judgments.services.judgments import (
-    ImportOptions,
-    import_judgments,
-    preview_judgments,
-)
+from mtdash.judgments.services.import_results import ImportOptions
+from mtdash.judgments.services.judgments import import_judgments, preview_judgments
 
 _TRUE = {"true", "1", "yes", "on"}
 _FALSE = {"false", "0", "no", "off"}

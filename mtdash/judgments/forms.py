@@ -13,13 +13,12 @@ from mtdash.judgments.services.external_scores import (
     ExternalScoresResult,
     import_external_scores,
 )
-from mtdash.judgments.services.judgments import (
+from mtdash.judgments.services.import_results import (
     ImportOptions,
     JudgmentImportResult,
     JudgmentPreview,
-    import_judgments,
-    preview_judgments,
 )
+from mtdash.judgments.services.judgments import import_judgments, preview_judgments
 from mtdash.judgments.services.layouts import SEGMENT_ORDERS
 
 

@@ -24,11 +24,8 @@ from mtdash.evaluation.services.uploads import (
     create_test_set,
 )
 from mtdash.judgments.models import Criterion, Judgment, JudgmentImport
-from mtdash.judgments.services.judgments import (
-    ImportOptions,
-    import_judgments,
-    preview_judgments,
-)
+from mtdash.judgments.services.import_results import ImportOptions
+from mtdash.judgments.services.judgments import import_judgments, preview_judgments
 from mtdash.judgments.services.overview_store import all_aggregates
 from mtdash.judgments.services.reading import stored_judgments
 from scoring.stats import human_scores

@@ -15,13 +15,12 @@ from mtdash.judgments.management.commands._importing import (
     progress_printer,
     read_file,
 )
-from mtdash.judgments.services.judgments import (
+from mtdash.judgments.services.import_results import (
     HUMAN_ROWS,
     ImportOptions,
     JudgmentPreview,
-    import_judgments,
-    preview_judgments,
 )
+from mtdash.judgments.services.judgments import import_judgments, preview_judgments
 from mtdash.judgments.services.layouts import SEGMENT_ORDERS
 
 
