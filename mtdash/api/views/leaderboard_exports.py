@@ -6,15 +6,15 @@ three suffixes (JSON is ``GET .../leaderboard`` itself)."""
 from __future__ import annotations
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.views import APIView
 
 from mtdash.api.permissions import scoped_or_404
+from mtdash.api.views.test_sets import LEADERBOARD_PARAMETERS, requested_leaderboard
 from mtdash.common.responses import CONTENT_TYPES, download_response
 from mtdash.evaluation import exports
 from mtdash.evaluation.access import test_sets_of
-from mtdash.evaluation.services.leaderboard import build_leaderboard
 
 
 class _FileRenderer(BaseRenderer):
@@ -44,21 +44,7 @@ class TestSetLeaderboardFile(APIView):
 
     @extend_schema(
         operation_id="test_set_leaderboard_file",
-        parameters=[
-            OpenApiParameter("metric", str, description="rank by this metric spec"),
-            OpenApiParameter(
-                "test",
-                str,
-                enum=["bootstrap", "ar"],
-                description="the test behind clusters and rank ranges",
-            ),
-            OpenApiParameter(
-                "correction",
-                str,
-                enum=["holm", "bonferroni", "none"],
-                description="the multiple-comparison correction the clusters respect",
-            ),
-        ],
+        parameters=LEADERBOARD_PARAMETERS,
         responses={
             (200, CONTENT_TYPES["csv"]): OpenApiResponse(
                 OpenApiTypes.STR, description="leaderboard.csv or its signatures"
@@ -72,11 +58,6 @@ class TestSetLeaderboardFile(APIView):
     )
     def get(self, request, pk: int, fmt: str):
         test_set = scoped_or_404(test_sets_of(request.user), pk)
-        board = build_leaderboard(
-            test_set,
-            rank_by=request.query_params.get("metric"),
-            test=request.query_params.get("test"),
-            correction=request.query_params.get("correction"),
-        )
+        board = requested_leaderboard(request, test_set)
         body = exports.FORMATS[fmt](board)
         return download_response(body, f"leaderboard-{test_set.pk}.{fmt}")

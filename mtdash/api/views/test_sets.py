@@ -17,7 +17,7 @@ from mtdash.api.uploads import StreamedUploadsMixin
 from mtdash.evaluation.access import teams_of, test_sets_of
 from mtdash.evaluation.forms import SystemOutputUploadForm, TestSetUploadForm
 from mtdash.evaluation.services.corpus_files import FORMAT_CHOICES
-from mtdash.evaluation.services.leaderboard import build_leaderboard
+from mtdash.evaluation.services.leaderboard import Leaderboard, build_leaderboard
 
 ERRORS = OpenApiResponse(serializers.ErrorsSerializer, "errors, naming file and line")
 # The upload forms' formats: plain text, NIST SGML, WMT XML, TSV (and "auto").
@@ -128,25 +128,42 @@ class TestSetDetail(APIView):
         return Response(body)
 
 
+# The leaderboard's query, shared by its JSON and its files.
+LEADERBOARD_PARAMETERS = [
+    OpenApiParameter("metric", str, description="rank by this metric spec"),
+    OpenApiParameter(
+        "test",
+        str,
+        enum=["bootstrap", "ar"],
+        description="the test behind clusters and rank ranges (both two-sided; "
+        "default ar)",
+    ),
+    OpenApiParameter(
+        "correction",
+        str,
+        enum=["holm", "bonferroni", "none"],
+        description="correction of the all-pairs p-values the clusters "
+        "respect (default holm)",
+    ),
+]
+
+
+def requested_leaderboard(request, test_set) -> Leaderboard:
+    """The leaderboard ranked, tested and corrected as the query asks."""
+    return build_leaderboard(
+        test_set,
+        rank_by=request.query_params.get("metric"),
+        test=request.query_params.get("test"),
+        correction=request.query_params.get("correction"),
+    )
+
+
 class TestSetLeaderboard(APIView):
     __test__ = False
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("metric", str, description="rank by this metric spec"),
-            OpenApiParameter(
-                "test",
-                str,
-                enum=["bootstrap", "ar"],
-                description="the test behind clusters and rank ranges (both two-sided)",
-            ),
-            OpenApiParameter(
-                "correction",
-                str,
-                enum=["holm", "bonferroni", "none"],
-                description="correction of the all-pairs p-values the clusters "
-                "respect (default holm)",
-            ),
+            *LEADERBOARD_PARAMETERS,
             OpenApiParameter(
                 "p_values", bool, description="include the p-value matrices"
             ),
@@ -155,12 +172,7 @@ class TestSetLeaderboard(APIView):
     )
     def get(self, request, pk: int):
         test_set = scoped_or_404(test_sets_of(request.user), pk)
-        board = build_leaderboard(
-            test_set,
-            rank_by=request.query_params.get("metric"),
-            test=request.query_params.get("test"),
-            correction=request.query_params.get("correction"),
-        )
+        board = requested_leaderboard(request, test_set)
         p_values = request.query_params.get("p_values", "") in ("1", "true", "yes")
         return Response(representations.leaderboard(board, p_values=p_values))
 
