@@ -47,9 +47,12 @@ def test_the_leaderboard_shows_its_intervals_once_the_statistics_arrive(
     run_comparison_job(waiting.pk)
 
     def intervals_shown(driver) -> bool:
-        cells = driver.find_elements(By.CSS_SELECTOR, "#leaderboard small.interval")
-        return bool(cells) and not any(
-            "pending" in cell.get_attribute("class") for cell in cells
+        # Read in one script: the page reloads itself, so elements found by
+        # one call may be gone by the next.
+        return driver.execute_script(
+            "const cells = document.querySelectorAll('#leaderboard small.interval');"
+            "return cells.length > 0 && "
+            "![...cells].some(cell => cell.classList.contains('pending'));"
         )
 
     WebDriverWait(browser, 30).until(intervals_shown)
