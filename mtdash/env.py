@@ -88,9 +88,7 @@ def artifact_storage(name: str) -> dict:
     if kind == "filesystem":
         # Its location follows settings.MTDASH_ARTIFACT_DIR (also when a test
         # overrides it); saves replace a file atomically.
-        return {
-            "BACKEND": "mtdash.orange.services.artifact_storage.ArtifactFileSystemStorage"
-        }
+        return {"BACKEND": "mtdash.orange.artifact_storage.ArtifactFileSystemStorage"}
     bucket = env_str("MTDASH_S3_BUCKET", "")
     if not bucket:
         raise ImproperlyConfigured(

@@ -172,7 +172,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
-    # Schema warnings are checked by tests/api/test_schema.py, per app; the
+    # Schema warnings are checked by tests/web/api/test_schema.py, per app; the
     # deploy check would otherwise fail a production start-up on a docs gap.
     "ENABLE_DJANGO_DEPLOY_CHECK": False,
 }
@@ -296,7 +296,7 @@ MTDASH_JOB_TEST_DELAY_SECONDS = env_int("MTDASH_JOB_TEST_DELAY_SECONDS", 0)
 NUMBA_CACHE_DIR = env_str("NUMBA_CACHE_DIR", str(DATA_DIR / "numba-cache"))
 os.environ.setdefault("NUMBA_CACHE_DIR", NUMBA_CACHE_DIR)
 
-# Leaderboard statistics (mtdash.evaluation.services.comparisons), computed by
+# Leaderboard statistics (mtdash.evaluation.leaderboard.comparisons), computed by
 # a worker whenever scores change: bootstrap intervals from
 # MTDASH_COMPARISON_SAMPLES resamples, approximate randomisation with
 # MTDASH_COMPARISON_TRIALS trials, both seeded with MTDASH_COMPARISON_SEED

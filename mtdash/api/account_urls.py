@@ -1,6 +1,6 @@
 from django.urls import path
 
-from mtdash.api import account_views
+from mtdash.api.views import account as account_views
 
 urlpatterns = [
     path("tokens/", account_views.tokens, name="api_tokens"),

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from mtdash.api import manage_views
+from mtdash.api.views import manage as manage_views
 
 urlpatterns = [
     path(

@@ -7,11 +7,11 @@ from __future__ import annotations
 import math
 
 from mtdash.common.jobs import Job
+from mtdash.evaluation.leaderboard.as_json import leaderboard_json
+from mtdash.evaluation.leaderboard.build import Leaderboard
 from mtdash.evaluation.models import ScoringJob, TestSet
-from mtdash.evaluation.services.leaderboard import Leaderboard
-from mtdash.evaluation.services.leaderboard_json import leaderboard_json
+from mtdash.orange.jobs.artifacts import load_nbest_index, read_candidates
 from mtdash.orange.models import OrangeJob
-from mtdash.orange.services.artifacts import load_nbest_index, read_candidates
 from scoring.orange import (
     DEFAULT_ABOVE_REFERENCE_LIMIT,
     AboveReferenceLimit,
@@ -70,7 +70,7 @@ def job_status(job: Job) -> dict:
 
 def leaderboard(board: Leaderboard, p_values: bool = False) -> dict:
     """The leaderboard with intervals, ranks and clusters (see
-    :mod:`mtdash.evaluation.services.leaderboard_json`)."""
+    :mod:`mtdash.evaluation.leaderboard.as_json`)."""
     return leaderboard_json(board, p_values=p_values)
 
 

@@ -4,7 +4,8 @@ jobs ``jobs/{id}?kind=orange`` or ``orange/{id}`` (two tables, two id spaces).""
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from mtdash.api.views import jobs, leaderboard_exports, orange, test_sets
+from mtdash.api.views import jobs, leaderboard_exports, orange
+from mtdash.api.views import testsets as test_sets
 
 urlpatterns = [
     path("test-sets/", test_sets.TestSetList.as_view(), name="api_test_sets"),

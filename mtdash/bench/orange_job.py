@@ -37,8 +37,8 @@ from django.urls import reverse
 
 from mtdash.celery import app as celery_app
 from mtdash.evaluation.services.uploads import TestSetData, create_test_set
+from mtdash.orange.jobs.lifecycle import create_orange_job
 from mtdash.orange.models import NBestList, OrangeJob
-from mtdash.orange.services.orange_jobs import create_orange_job
 from mtdash.teams.models import Membership, Team
 from scoring.orange import OrangeOptions
 

@@ -25,7 +25,7 @@ from django.test import Client, override_settings
 from django.urls import NoReverseMatch, reverse
 
 from mtdash.bench.build import BenchData
-from mtdash.judgments.services.correlation_points import first_cell
+from mtdash.judgments.correlations.points import first_cell
 
 PAGE_TARGET_MS = 300.0
 SENTENCE_TARGET_MS = 100.0

@@ -6,7 +6,7 @@ significance clusters or 15 metrics must not give two series one colour
 maximum contrast (K. L. Kelly, "Twenty-two colors of maximum contrast",
 1965) without white and black (black is too close to olive green), ordered so
 that the first ones read well on a white background. Any two differ by at
-least 15 in CIELAB (ΔE*76); tests/web/test_palette.py checks it. Past 20
+least 15 in CIELAB (ΔE*76); tests/web/common/test_palette.py checks it. Past 20
 series the colours repeat with another marker symbol and line dash, so
 series stay distinct up to 20 × 6.
 """

@@ -276,7 +276,7 @@ class SegmentScore(models.Model):
 class ComparisonJob(Job):
     """Bootstrap intervals, paired tests and clusters of every leaderboard
     column of a test set, and its human columns (computed by a worker
-    whenever scores change; ``mtdash.evaluation.services.comparisons``)."""
+    whenever scores change; ``mtdash.evaluation.leaderboard.comparisons``)."""
 
     task_name = "mtdash.evaluation.tasks.compare_outputs"
 
@@ -290,7 +290,7 @@ class ComparisonJob(Job):
 
 class ReadabilityJob(Job):
     """ASL, ASW and the Flesch figures of a test set's source and references,
-    counted by a worker (``mtdash.evaluation.services.readability_jobs``) and
+    counted by a worker (``mtdash.evaluation.readability.jobs``) and
     stored as its ``readability`` :class:`TestSetAnalysis`; queued when the
     test set is uploaded and when its page finds no result for its inputs."""
 

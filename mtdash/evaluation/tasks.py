@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from mtdash.common.task_options import job_task
+from mtdash.evaluation.leaderboard.comparisons import run_comparison_job
 from mtdash.evaluation.models import ComparisonJob, ReadabilityJob, ScoringJob
-from mtdash.evaluation.services.comparisons import run_comparison_job
-from mtdash.evaluation.services.readability_jobs import run_readability_job
+from mtdash.evaluation.readability.jobs import run_readability_job
 from mtdash.evaluation.services.scoring_jobs import run_scoring_job
 
 

@@ -2,7 +2,9 @@ import re
 
 from django.urls import include, path, register_converter
 
-from mtdash.evaluation import exports, job_views, leaderboard_status_views, views
+from mtdash.evaluation import job_views, views
+from mtdash.evaluation.leaderboard import exports
+from mtdash.evaluation.leaderboard import views as leaderboard_status_views
 
 
 class ExportFormatConverter:

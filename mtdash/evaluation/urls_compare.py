@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from mtdash.evaluation import compare_views
+from mtdash.evaluation.compare import views as compare_views
 
 urlpatterns: list = [
     path(

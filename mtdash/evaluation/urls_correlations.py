@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from mtdash.evaluation import correlation_views
+from mtdash.judgments.correlations import views as correlation_views
 
 urlpatterns = [
     path(

@@ -3,7 +3,7 @@ answers GET with a confirmation page and does its work on POST."""
 
 from django.urls import path
 
-from mtdash.evaluation import manage_views
+from mtdash.evaluation.manage import views as manage_views
 
 urlpatterns = [
     path("systems/<int:pk>/rename/", manage_views.system_rename, name="system_rename"),

@@ -4,8 +4,8 @@ import re
 
 from django.urls import path, register_converter
 
-from mtdash.evaluation import readability_views
-from mtdash.evaluation.readability_exports import STABILITY_FORMATS, TEST_SET_FORMATS
+from mtdash.evaluation.readability import views as readability_views
+from mtdash.evaluation.readability.exports import STABILITY_FORMATS, TEST_SET_FORMATS
 
 
 class _Suffixes:

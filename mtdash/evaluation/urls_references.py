@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from mtdash.evaluation import reference_views
+from mtdash.evaluation.references import views as reference_views
 
 urlpatterns = [
     path(

@@ -2,7 +2,8 @@
 
 from django.urls import path
 
-from mtdash.evaluation import system_views, word_counts
+from mtdash.evaluation.systems import views as system_views
+from mtdash.evaluation.systems import word_counts_upload as word_counts
 
 urlpatterns = [
     path("outputs/<int:pk>/", system_views.output_detail, name="output_detail"),

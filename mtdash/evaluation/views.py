@@ -12,20 +12,21 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from mtdash.common.languages import language_label
 from mtdash.common.responses import download_response, job_status_response
-from mtdash.evaluation import access, exports
+from mtdash.evaluation import access
 from mtdash.evaluation.forms import (
     MetricSelectionForm,
     SystemOutputUploadForm,
     TestSetUploadForm,
 )
-from mtdash.evaluation.models import ScoringJob
-from mtdash.evaluation.services.leaderboard import build_leaderboard, metric_decimals
-from mtdash.evaluation.services.leaderboard_page import (
+from mtdash.evaluation.leaderboard import exports
+from mtdash.evaluation.leaderboard.build import build_leaderboard, metric_decimals
+from mtdash.evaluation.leaderboard.page import (
     CORRECTION_CHOICES,
     leaderboard_fragment,
 )
-from mtdash.evaluation.services.leaderboard_refresh import leaderboard_state
-from mtdash.evaluation.services.pvalues import compared_columns, pvalue_matrix
+from mtdash.evaluation.leaderboard.pvalues import compared_columns, pvalue_matrix
+from mtdash.evaluation.leaderboard.refresh import leaderboard_state
+from mtdash.evaluation.models import ScoringJob
 from mtdash.evaluation.services.scoring_jobs import rescore_test_set
 from scoring.language_defaults import tokenizer_for
 

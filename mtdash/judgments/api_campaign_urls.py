@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from mtdash.judgments import api_campaigns
+from mtdash.api.views import campaigns as api_campaigns
 
 urlpatterns = [
     path(

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from mtdash.judgments import api_overview
+from mtdash.api.views import judgment_overview as api_overview
 
 urlpatterns = [
     path(

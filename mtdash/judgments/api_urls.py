@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from mtdash.judgments import api
+from mtdash.api.views import judgments as api
 
 urlpatterns = [
     path(

@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from mtdash.judgments import views
+from mtdash.judgments.imports import views
 
 urlpatterns = [
     path(

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from mtdash.judgments import campaign_views
+from mtdash.judgments.campaigns import views as campaign_views
 
 urlpatterns = [
     path(

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from mtdash.judgments import overview_views
+from mtdash.judgments.overview import views as overview_views
 
 urlpatterns = [
     path(

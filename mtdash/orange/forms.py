@@ -12,14 +12,14 @@ from mtdash.common.metric_specs import check_metric_specs
 from mtdash.common.upload_checks import UploadProblem
 from mtdash.evaluation.models import TestSet
 from mtdash.evaluation.services.uploads import AlreadyExists
+from mtdash.orange.jobs.lifecycle import check_orange_metrics
 from mtdash.orange.models import NBestList, OrangeScore
-from mtdash.orange.services.nbest_uploads import (
+from mtdash.orange.nbest.upload_handlers import as_received
+from mtdash.orange.nbest.uploads import (
     check_nbest_size,
     receive_nbest_upload,
     references_problem,
 )
-from mtdash.orange.services.orange_jobs import check_orange_metrics
-from mtdash.orange.upload_handlers import as_received
 from scoring.orange import OrangeOptions
 
 

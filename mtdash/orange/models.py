@@ -94,7 +94,7 @@ class NBestList(Job):
     @classmethod
     def gave_up(cls, pk: int, message: str) -> None:
         """A check whose workers kept stopping keeps nothing of the file."""
-        from mtdash.orange.services.artifacts import remove_artifact
+        from mtdash.orange.jobs.artifacts import remove_artifact
 
         artifact = cls.objects.filter(pk=pk).values_list("artifact", flat=True)
         for relative in artifact:
@@ -447,7 +447,7 @@ class OrangeScore(models.Model):
 
 
 # Review of the candidates ranked above the references (their own module).
-from mtdash.orange.review_models import (  # noqa: E402
+from mtdash.orange.reviews.models import (  # noqa: E402
     OrangeReview,
     OrangeReviewItem,
     OrangeReviewMark,

@@ -6,8 +6,8 @@ from django.db import transaction
 from django.db.models.signals import post_delete
 from django.dispatch import receiver
 
+from mtdash.orange.jobs.artifacts import remove_artifact
 from mtdash.orange.models import NBestList, OrangeJob
-from mtdash.orange.services.artifacts import remove_artifact
 
 
 @receiver(post_delete, sender=NBestList)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from mtdash.celery import wait_for_kernels
 from mtdash.common.task_options import job_task
+from mtdash.orange.jobs.lifecycle import run_orange_chunk
 from mtdash.orange.models import OrangeChunk
-from mtdash.orange.services.orange_jobs import run_orange_chunk
 
 
 @job_task(OrangeChunk.task_name)

@@ -1,6 +1,7 @@
 from django.urls import path
 
-from mtdash.orange import review_views, views
+from mtdash.orange import views
+from mtdash.orange.reviews import views as review_views
 
 urlpatterns = [
     path("orange/", views.orange_home, name="orange_home"),

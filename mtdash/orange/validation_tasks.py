@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from mtdash.common.task_options import job_task
 from mtdash.orange.models import NBestList
-from mtdash.orange.services.nbest_validation import run_nbest_validation
+from mtdash.orange.nbest.validation import run_nbest_validation
 
 
 @job_task(NBestList.task_name)

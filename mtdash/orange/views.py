@@ -12,23 +12,24 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from mtdash.common.responses import download_response, job_status_response
 from mtdash.evaluation import access as evaluation_access
-from mtdash.orange import access, exports
-from mtdash.orange.figures import orange_curve_figure
+from mtdash.orange import access
 from mtdash.orange.forms import NBestUploadForm, OrangeJobForm
-from mtdash.orange.models import OrangeJob
-from mtdash.orange.review_forms import ReviewSampleForm
-from mtdash.orange.services.nbest_uploads import references_problem
-from mtdash.orange.services.orange_jobs import (
+from mtdash.orange.jobs import exports
+from mtdash.orange.jobs.figures import orange_curve_figure
+from mtdash.orange.jobs.lifecycle import (
     NotRetryable,
     create_orange_job,
     retry_orange_job,
 )
-from mtdash.orange.services.paired_test import best_metrics, equivalent_metrics
-from mtdash.orange.services.results import (
+from mtdash.orange.jobs.metric_significance import best_metrics, equivalent_metrics
+from mtdash.orange.jobs.results import (
     CANDIDATES_PER_SENTENCE,
     above_reference_page,
 )
-from mtdash.orange.upload_handlers import NBestUploadHandler
+from mtdash.orange.models import OrangeJob
+from mtdash.orange.nbest.upload_handlers import NBestUploadHandler
+from mtdash.orange.nbest.uploads import references_problem
+from mtdash.orange.reviews.forms import ReviewSampleForm
 from scoring.orange import ORANGE_INTERVAL, single_candidate_warning, table_decimals
 
 

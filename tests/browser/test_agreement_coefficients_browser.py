@@ -7,10 +7,10 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 
-from mtdash.judgments.services.judgments import import_judgments
+from mtdash.judgments.imports.judgments import import_judgments
 from tests.browser.support import full_page, log_in, screenshot_dir
-from tests.web.test_agreement import judgments_csv
-from tests.web.test_campaigns import build_judged_set
+from tests.web.judgments.test_agreement import judgments_csv
+from tests.web.judgments.test_campaigns import build_judged_set
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

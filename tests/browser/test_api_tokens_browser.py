@@ -9,9 +9,9 @@ from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
 from mtdash.api.models import ApiToken
-from tests.api.conftest import client_with
 from tests.browser.support import screenshot_dir
 from tests.conftest import PASSWORD
+from tests.web.api.conftest import client_with
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

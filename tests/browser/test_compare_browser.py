@@ -5,7 +5,10 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
-from mtdash.evaluation.services.comparisons import ComparisonSettings, compare_test_set
+from mtdash.evaluation.leaderboard.comparisons import (
+    ComparisonSettings,
+    compare_test_set,
+)
 from mtdash.evaluation.services.scoring_jobs import run_scoring_job
 from mtdash.evaluation.services.uploads import (
     TestSetData,

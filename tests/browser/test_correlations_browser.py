@@ -12,7 +12,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 
 from tests.browser.support import full_page, log_in
-from tests.web.test_correlations_support import (
+from tests.web.judgments.test_correlations_support import (
     OUTPUTS,
     comet_tsv,
     judgments_csv,
@@ -36,7 +36,7 @@ def wait_for_table(browser, url: str, seconds: float = 90):
 def test_import_judgments_then_correlations_then_a_scatter_plot(
     browser, live_server, owner, test_set, celery_worker_process, tmp_path
 ):
-    from mtdash.judgments.services.external_scores import import_external_scores
+    from mtdash.evaluation.external_scores.imports import import_external_scores
 
     scored_outputs(test_set, owner)
     import_external_scores(

@@ -14,7 +14,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 from mtdash.evaluation.models import ScoringJob
 from mtdash.evaluation.services.uploads import create_system_output
 from tests.browser.support import log_in
-from tests.web.test_job_queue import quiet_queue_but_scoring
+from tests.web.common.test_job_queue import quiet_queue_but_scoring
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

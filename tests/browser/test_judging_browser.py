@@ -16,7 +16,11 @@ from selenium.webdriver.support import expected_conditions as EC
 
 from mtdash.judgments.models import Assignment, Campaign, Judgment
 from tests.browser.support import full_page, gone, log_in
-from tests.web.test_campaigns import REFERENCES, build_judged_set, rate_everything
+from tests.web.judgments.test_campaigns import (
+    REFERENCES,
+    build_judged_set,
+    rate_everything,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -7,7 +7,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 
 from tests.browser.support import full_page, log_in
-from tests.web.test_leaderboard_corrections import compared  # noqa: F401
+from tests.web.evaluation.test_leaderboard_corrections import compared  # noqa: F401
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -10,9 +10,9 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
+from mtdash.evaluation.leaderboard import comparisons
+from mtdash.evaluation.leaderboard.comparisons import run_comparison_job
 from mtdash.evaluation.models import ComparisonJob
-from mtdash.evaluation.services import comparisons
-from mtdash.evaluation.services.comparisons import run_comparison_job
 from mtdash.evaluation.services.scoring_jobs import run_scoring_job
 from mtdash.evaluation.services.uploads import create_system_output
 from tests.browser.support import log_in

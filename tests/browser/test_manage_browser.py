@@ -12,7 +12,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 from mtdash.evaluation.models import System, SystemOutput, TestSet
 from tests.browser.support import screenshot_dir
 from tests.conftest import PASSWORD
-from tests.web.test_manage_support import add_scored_output
+from tests.web.evaluation.test_manage_support import add_scored_output
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

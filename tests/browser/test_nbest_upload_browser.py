@@ -12,7 +12,7 @@ from selenium.webdriver.support import expected_conditions as EC
 
 from mtdash.orange.models import NBestList
 from tests.browser.support import full_page, log_in
-from tests.web.orange_support import (  # noqa: F401  (fixtures)
+from tests.web.orange.orange_support import (  # noqa: F401  (fixtures)
     TOY_NBEST,
     artifact_dir_fixture,
     check_waiting_uploads,
@@ -27,7 +27,7 @@ def checks_run_here(monkeypatch):
     in this process: a real worker started by an earlier test of the session
     (it stays up) would otherwise take them, from its own artifact folder."""
     monkeypatch.setattr(
-        "mtdash.orange.services.nbest_uploads.send_job_tasks", lambda *args: None
+        "mtdash.orange.nbest.uploads.send_job_tasks", lambda *args: None
     )
 
 

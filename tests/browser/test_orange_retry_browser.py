@@ -12,11 +12,11 @@ from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
 from mtdash.celery import app as celery_app
+from mtdash.orange.jobs.lifecycle import create_orange_job, run_orange_chunk
 from mtdash.orange.models import OrangeChunk, OrangeJob
-from mtdash.orange.services.orange_jobs import create_orange_job, run_orange_chunk
 from tests.browser.support import screenshot_dir
 from tests.conftest import PASSWORD
-from tests.web.orange_support import (  # noqa: F401  (fixtures)
+from tests.web.orange.orange_support import (  # noqa: F401  (fixtures)
     artifact_dir_fixture,
     nbest_fixture,
 )

@@ -12,11 +12,11 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select
 
+from mtdash.orange.jobs.lifecycle import create_orange_job, run_orange_job_now
 from mtdash.orange.models import OrangeReviewMark
-from mtdash.orange.services.orange_jobs import create_orange_job, run_orange_job_now
 from scoring.orange import OrangeOptions
 from tests.browser.support import full_page, gone, log_in, screenshot_dir
-from tests.web.orange_support import (  # noqa: F401  (fixtures)
+from tests.web.orange.orange_support import (  # noqa: F401  (fixtures)
     artifact_dir_fixture,
     demo_world_fixture,
 )

@@ -5,10 +5,10 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 
-from mtdash.orange.services.orange_jobs import create_orange_job, run_orange_job_now
+from mtdash.orange.jobs.lifecycle import create_orange_job, run_orange_job_now
 from scoring.orange import OrangeOptions
 from tests.browser.support import full_page, log_in
-from tests.web.orange_support import (  # noqa: F401  (fixtures)
+from tests.web.orange.orange_support import (  # noqa: F401  (fixtures)
     make_nbest,
     remove_artifacts_afterwards_fixture,
 )

@@ -25,20 +25,24 @@ from selenium.webdriver.support import expected_conditions as EC
 
 from mtdash.demo.corpus import demo_test_set
 from mtdash.demo.systems import demo_systems
+from mtdash.evaluation.leaderboard.comparisons import compare_test_set
 from mtdash.evaluation.models import ReadabilityJob
-from mtdash.evaluation.services.comparisons import compare_test_set
-from mtdash.evaluation.services.readability_jobs import run_readability_job
+from mtdash.evaluation.readability.jobs import run_readability_job
 from mtdash.evaluation.services.scoring_jobs import run_scoring_job
 from mtdash.evaluation.services.uploads import (
     TestSetData,
     create_system_output,
     create_test_set,
 )
-from mtdash.judgments.services.judgments import import_judgments
-from mtdash.orange.services.orange_jobs import create_orange_job, run_orange_job_now
+from mtdash.judgments.imports.judgments import import_judgments
+from mtdash.orange.jobs.lifecycle import create_orange_job, run_orange_job_now
 from scoring.orange import OrangeOptions
 from tests.browser.support import full_page, log_in
-from tests.web.orange_support import check_waiting_uploads, demo_nbest_text, make_nbest
+from tests.web.orange.orange_support import (
+    check_waiting_uploads,
+    demo_nbest_text,
+    make_nbest,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -12,11 +12,11 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select
 
-from mtdash.evaluation.services import readability_jobs
+from mtdash.evaluation.readability import jobs as readability_jobs
 from mtdash.evaluation.services.uploads import TestSetData, create_test_set
 from tests.browser.support import full_page, gone, log_in
-from tests.web.readability_support import count_readability
-from tests.web.test_readability_stability import make_paper_world
+from tests.web.evaluation.readability_support import count_readability
+from tests.web.evaluation.test_readability_stability import make_paper_world
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -7,11 +7,11 @@ from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
 from mtdash.evaluation.models import SystemOutput
-from mtdash.evaluation.services.reference_diagnostics import refresh
+from mtdash.evaluation.references.diagnostics import refresh
 from mtdash.evaluation.services.uploads import create_system_output
 from tests.browser.support import screenshot_dir
 from tests.conftest import PASSWORD
-from tests.web.test_reference_diagnostics import (
+from tests.web.evaluation.test_reference_diagnostics import (
     BAD_C,
     GOOD_A,
     GOOD_B,

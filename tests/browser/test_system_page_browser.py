@@ -11,7 +11,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from mtdash.evaluation.services.comparisons import compare_test_set
+from mtdash.evaluation.leaderboard.comparisons import compare_test_set
 from mtdash.evaluation.services.scoring_jobs import run_scoring_job
 from mtdash.evaluation.services.uploads import (
     TestSetData,

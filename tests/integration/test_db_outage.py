@@ -41,12 +41,12 @@ from mtdash.common.sweeper import job_models
 from mtdash.common.task_options import retry_delays
 from mtdash.evaluation.models import CorpusScore, ScoringJob
 from mtdash.evaluation.services.uploads import create_system_output
+from mtdash.orange.jobs.lifecycle import create_orange_job
 from mtdash.orange.models import OrangeChunk, OrangeJob
-from mtdash.orange.services.orange_jobs import create_orange_job
 from scoring.orange import OrangeOptions
 from tests.support import services
 from tests.support.tcp_proxy import TcpProxy
-from tests.web.orange_support import (  # noqa: F401  (fixtures)
+from tests.web.orange.orange_support import (  # noqa: F401  (fixtures)
     create_demo_test_set,
     demo_nbest_text,
     make_nbest,

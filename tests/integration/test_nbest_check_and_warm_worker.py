@@ -19,18 +19,18 @@ import time
 import pytest
 from django.urls import reverse
 
-from mtdash.orange.models import NBestList, OrangeJob
-from mtdash.orange.services.artifacts import (
+from mtdash.orange.jobs.artifacts import (
     CANDIDATES_FILE,
     INDEX_FILE,
     artifact_path,
 )
-from mtdash.orange.services.orange_jobs import create_orange_job
+from mtdash.orange.jobs.lifecycle import create_orange_job
+from mtdash.orange.models import NBestList, OrangeJob
 from scoring.orange import OrangeOptions
 from tests.conftest import PASSWORD
 from tests.support import services
 from tests.web.helpers import text_file
-from tests.web.orange_support import (  # noqa: F401  (fixtures)
+from tests.web.orange.orange_support import (  # noqa: F401  (fixtures)
     create_demo_test_set,
     demo_nbest_text,
     remove_artifacts_afterwards_fixture,

@@ -9,12 +9,12 @@ import time
 
 import pytest
 
+from mtdash.orange.jobs.artifacts import CANDIDATES_FILE, artifact_path
+from mtdash.orange.jobs.lifecycle import create_orange_job, queue_chunks
 from mtdash.orange.models import OrangeChunk, OrangeJob
-from mtdash.orange.services.artifacts import CANDIDATES_FILE, artifact_path
-from mtdash.orange.services.orange_jobs import create_orange_job, queue_chunks
 from scoring.orange import OrangeOptions
 from tests.support import services
-from tests.web.orange_support import (  # noqa: F401  (fixtures)
+from tests.web.orange.orange_support import (  # noqa: F401  (fixtures)
     TOY_NBEST,
     create_demo_test_set,
     demo_nbest_text,

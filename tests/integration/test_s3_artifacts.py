@@ -27,24 +27,24 @@ import pytest
 from django.urls import reverse
 
 from mtdash.env import artifact_storage as storage_setting
-from mtdash.orange.models import NBestList, OrangeChunk, OrangeJob
-from mtdash.orange.services import artifacts
-from mtdash.orange.services.artifact_storage import artifact_storage, read_range
-from mtdash.orange.services.nbest_uploads import (
-    create_nbest_list,
-    parse_nbest_upload,
-)
-from mtdash.orange.services.orange_jobs import (
+from mtdash.orange.artifact_storage import artifact_storage, read_range
+from mtdash.orange.jobs import artifacts
+from mtdash.orange.jobs.lifecycle import (
     create_orange_job,
     plan_chunks,
     run_orange_chunk,
 )
-from mtdash.orange.services.paired_test import RANKS_FILE
+from mtdash.orange.jobs.metric_significance import RANKS_FILE
+from mtdash.orange.models import NBestList, OrangeChunk, OrangeJob
+from mtdash.orange.nbest.uploads import (
+    create_nbest_list,
+    parse_nbest_upload,
+)
 from scoring.orange import OrangeOptions
 from tests.conftest import PASSWORD
 from tests.support import services
 from tests.web.helpers import text_file
-from tests.web.orange_support import (
+from tests.web.orange.orange_support import (
     TOY_NBEST,
     check_waiting_uploads,
     create_demo_test_set,
@@ -57,9 +57,7 @@ pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 METRICS = ["bleu", "rouge-s:d=4", "wer"]
 OPTIONS = OrangeOptions(curve_step=2, n_bootstrap=300, seed=5)
-FILE_SYSTEM = {
-    "BACKEND": "mtdash.orange.services.artifact_storage.ArtifactFileSystemStorage"
-}
+FILE_SYSTEM = {"BACKEND": "mtdash.orange.artifact_storage.ArtifactFileSystemStorage"}
 
 
 @dataclass(frozen=True)
@@ -280,7 +278,7 @@ def test_a_worker_reports_a_missing_object(
     bucket.client().delete_object(
         Bucket=bucket.name, Key=f"{nbest.artifact}/{artifacts.CANDIDATES_FILE}"
     )
-    from mtdash.orange.services.orange_jobs import queue_chunks
+    from mtdash.orange.jobs.lifecycle import queue_chunks
 
     queue_chunks(list(job.chunks.values_list("pk", flat=True)))
     job = wait_for(job.pk)

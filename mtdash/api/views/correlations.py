@@ -15,9 +15,9 @@ from rest_framework.views import APIView
 from mtdash.api.errors import error, errors_response
 from mtdash.api.permissions import scoped_or_404
 from mtdash.evaluation.access import test_sets_of
-from mtdash.evaluation.services.correlation_page import stored_table
+from mtdash.judgments.correlations.page import stored_table
+from mtdash.judgments.correlations.tables import LEVELS, METHODS
 from mtdash.judgments.models import Judgment
-from mtdash.judgments.services.correlations import LEVELS, METHODS
 
 
 class TestSetCorrelations(APIView):

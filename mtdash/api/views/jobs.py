@@ -20,7 +20,7 @@ from mtdash.api.permissions import scoped_or_404
 from mtdash.evaluation.models import ScoringJob
 from mtdash.evaluation.services.scoring_jobs import retry_scoring_job
 from mtdash.orange import access as orange_access
-from mtdash.orange.services.orange_jobs import NotRetryable, retry_orange_job
+from mtdash.orange.jobs.lifecycle import NotRetryable, retry_orange_job
 
 KIND = OpenApiParameter(
     "kind",

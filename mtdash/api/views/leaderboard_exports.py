@@ -1,6 +1,6 @@
 """``GET /api/v1/test-sets/{id}/leaderboard.{csv,signatures.csv,xlsx}``: the
 leaderboard's file exports for scripts, the same bytes as the page's
-"Export" links (``mtdash.evaluation.exports``); the URL admits only these
+"Export" links (``mtdash.evaluation.leaderboard.exports``); the URL admits only these
 three suffixes (JSON is ``GET .../leaderboard`` itself)."""
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.views import APIView
 
 from mtdash.api.permissions import scoped_or_404
-from mtdash.api.views.test_sets import LEADERBOARD_PARAMETERS, requested_leaderboard
+from mtdash.api.views.testsets import LEADERBOARD_PARAMETERS, requested_leaderboard
 from mtdash.common.responses import CONTENT_TYPES, download_response
-from mtdash.evaluation import exports
 from mtdash.evaluation.access import test_sets_of
+from mtdash.evaluation.leaderboard import exports
 
 
 class _FileRenderer(BaseRenderer):

@@ -17,14 +17,14 @@ from mtdash.api.views.jobs import retry
 from mtdash.evaluation.access import test_sets_of
 from mtdash.orange import access as orange_access
 from mtdash.orange.forms import NBestUploadForm, OrangeJobForm
+from mtdash.orange.jobs.lifecycle import OrangeJobError, create_orange_job
 from mtdash.orange.labels import metric_label
 from mtdash.orange.models import OrangeJob, OrangeReview
-from mtdash.orange.review_forms import ReviewSampleForm
-from mtdash.orange.services.nbest_uploads import not_ready_message, references_problem
-from mtdash.orange.services.orange_jobs import OrangeJobError, create_orange_job
-from mtdash.orange.services.review_report import review_report
-from mtdash.orange.services.reviews import ReviewError, create_review
-from mtdash.orange.upload_handlers import NBestUploadHandler
+from mtdash.orange.nbest.upload_handlers import NBestUploadHandler
+from mtdash.orange.nbest.uploads import not_ready_message, references_problem
+from mtdash.orange.reviews.forms import ReviewSampleForm
+from mtdash.orange.reviews.report import review_report
+from mtdash.orange.reviews.reviewing import ReviewError, create_review
 from scoring.orange import parse_above_reference_limit, single_candidate_warning
 
 ERRORS = OpenApiResponse(serializers.ErrorsSerializer)

@@ -22,10 +22,10 @@ from rest_framework.views import APIView
 from mtdash.api.errors import ApiError, error
 from mtdash.api.permissions import scoped_or_404
 from mtdash.evaluation.access import test_sets_of
-from mtdash.evaluation.readability_exports import stability_dict
-from mtdash.evaluation.services.readability_jobs import readability_state
-from mtdash.evaluation.services.readability_query import chosen_test_sets, read_query
-from mtdash.evaluation.services.readability_stability import build_stability
+from mtdash.evaluation.readability.exports import stability_dict
+from mtdash.evaluation.readability.jobs import readability_state
+from mtdash.evaluation.readability.query import chosen_test_sets, read_query
+from mtdash.evaluation.readability.stability import build_stability
 
 
 class TestSetReadability(APIView):

@@ -22,6 +22,7 @@ from django.utils import timezone
 from mtdash.common.queueing import send_job_tasks
 from mtdash.common.running import run_claimed
 from mtdash.common.server_metrics import server_metric
+from mtdash.evaluation.leaderboard.comparisons import request_comparison
 from mtdash.evaluation.models import (
     CorpusScore,
     ScoringJob,
@@ -29,7 +30,6 @@ from mtdash.evaluation.models import (
     SystemOutput,
     TestSet,
 )
-from mtdash.evaluation.services.comparisons import request_comparison
 from mtdash.evaluation.services.statistics_store import pack_statistics
 from scoring import MetricError, canonical_spec
 

@@ -27,7 +27,7 @@ from mtdash.evaluation.models import (
     SystemOutput,
     TestSet,
 )
-from mtdash.evaluation.services.readability_jobs import request_readability
+from mtdash.evaluation.readability.jobs import request_readability
 from mtdash.evaluation.services.scoring_jobs import DEFAULT_METRICS, create_scoring_job
 from mtdash.teams.models import Team
 from scoring.language_defaults import apply_language_defaults

@@ -71,6 +71,7 @@ import numpy as np
 from scoring.base import Metric, Parameter, ProgressCallback, require
 from scoring.corpus import PreparedCorpus
 from scoring.metrics.common.ngrams import ngram_counts
+from scoring.metrics.wnm.corpus_salience import TestSetSalience, document_counts
 from scoring.metrics.wnm.matching import (
     NGram,
     Weights,
@@ -80,7 +81,6 @@ from scoring.metrics.wnm.matching import (
     weighted_bag,
 )
 from scoring.metrics.wnm.salience import NEGATIVE_CHOICES, salience_weights
-from scoring.metrics.wnm.test_set import TestSetSalience, document_counts
 from scoring.tokenizers import get_tokenizer, list_tokenizers
 from scoring.tokenizers.tools import WnmToolTokenizer
 

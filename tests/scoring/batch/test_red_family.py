@@ -20,7 +20,7 @@ from scoring.batch.kernels_word_distance import (
     word_edit_distance,
     word_edit_distances,
 )
-from scoring.batch.red_family import RedFamily, red_token_view
+from scoring.batch.red_family import RedFamily
 from scoring.batch.subsets import ALL_REFERENCES, jackknife_masks
 from scoring.metrics.red.edit_distance import edit_distances
 from scoring.metrics.red.metric import RED
@@ -83,7 +83,7 @@ def own_features(metric, hypotheses, references, masks):
 
 
 def engine_features(metric, hypotheses, references, masks):
-    grid = grid_from_texts(hypotheses, references, red_token_view(metric))
+    grid = grid_from_texts(hypotheses, references, RedFamily.token_view(metric))
     return RedFamily([metric]).features(metric, grid, masks)
 
 
@@ -100,7 +100,7 @@ def test_the_engine_computes_red_with_the_models_tokenizer():
     metric = get_metric("red")
     assert supports(metric) and on_engine(metric)
     assert not on_engine(metric, per_pair=True)
-    assert token_view(metric) == red_token_view(metric)
+    assert token_view(metric) == RedFamily.token_view(metric)
     assert token_view(metric)("The Cat.") == metric.trained_model.tokens("The Cat.")
 
 
@@ -159,7 +159,7 @@ def test_semantic_features_without_wordnet_fail_like_the_per_pair_code(tmp_path)
     metric = RED(features="semantic", wordnet=str(tmp_path))
     with pytest.raises(MetricError) as per_pair:
         metric.segment_statistics(["a b"], [["a b"]])
-    grid = grid_from_texts([["a b"]], [["a b", "b a"]], red_token_view(metric))
+    grid = grid_from_texts([["a b"]], [["a b", "b a"]], RedFamily.token_view(metric))
     with pytest.raises(MetricError) as engine:
         RedFamily([metric]).scores(grid, jackknife_masks(2))
     assert str(engine.value) == str(per_pair.value)

@@ -119,7 +119,7 @@ class Command(BaseCommand):
         if not files:
             return
         try:
-            module = importlib.import_module("mtdash.judgments.services.judgments")
+            module = importlib.import_module("mtdash.judgments.imports.judgments")
             import_judgments = module.import_judgments
         except (ImportError, AttributeError):
             self.stdout.write(

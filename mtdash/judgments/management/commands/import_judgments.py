@@ -10,18 +10,18 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 
 from mtdash.common.upload_checks import UploadProblem
+from mtdash.judgments.imports.judgments import import_judgments, preview_judgments
+from mtdash.judgments.imports.layouts import SEGMENT_ORDERS
+from mtdash.judgments.imports.results import (
+    HUMAN_ROWS,
+    ImportOptions,
+    JudgmentPreview,
+)
 from mtdash.judgments.management.commands._importing import (
     get_test_set,
     progress_printer,
     read_file,
 )
-from mtdash.judgments.services.import_results import (
-    HUMAN_ROWS,
-    ImportOptions,
-    JudgmentPreview,
-)
-from mtdash.judgments.services.judgments import import_judgments, preview_judgments
-from mtdash.judgments.services.layouts import SEGMENT_ORDERS
 
 
 class Command(BaseCommand):

@@ -1,0 +1,232 @@
+"""What the correlation tables are computed from, read from the database.
+
+- :func:`metric_scores`: every leaderboard metric column at its main
+  signature (the signature most outputs were scored under, as the
+  comparison job chooses it) over the visible outputs, plus every external
+  metric (COMET...), as :class:`scoring.stats.MetricScores` keyed by system
+  name: corpus scores and per-segment scores (NaN where a segment has none).
+- :func:`visible_judgments`: the judgments of the visible outputs as
+  :class:`scoring.stats.Judgments` (a hidden system is out of the
+  evaluation, so it does not shift the judges' z-scores either).
+- :func:`inputs_digest`: a digest of all that, cheap to compute (no segment
+  rows read), so an unchanged test set is not recomputed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from types import MappingProxyType
+
+import numpy as np
+from django.db.models import Count, Max, Sum
+
+from mtdash.evaluation.leaderboard.build import column_names
+from mtdash.evaluation.models import CorpusScore, SegmentScore, TestSet
+from mtdash.judgments.models import (
+    ExternalCorpusScore,
+    ExternalSegmentScore,
+    Judgment,
+)
+from mtdash.judgments.reading import as_given_criteria
+from mtdash.judgments.sources import in_use
+from scoring import MetricError, get_metric
+from scoring import __version__ as SCORING_VERSION
+from scoring.stats import Judgments, MetricScores
+
+# Bump when what is stored changes shape: every test set is recomputed.
+ANALYSIS_VERSION = 1
+
+
+def metric_columns(
+    test_set: TestSet, visible: dict[int, str]
+) -> dict[str, dict[int, tuple[int, str]]]:
+    """Column name -> {visible output id: (CorpusScore id, signature)} of the
+    latest score of each output under the column's main signature."""
+    stored = list(
+        CorpusScore.objects.filter(output__test_set=test_set)
+        .order_by("computed_at", "pk")
+        .values_list("pk", "output_id", "metric", "signature")
+    )
+    column_of = column_names([(metric, sig) for _, _, metric, sig in stored])
+    latest: dict[str, dict[int, tuple[int, str]]] = {}
+    for pk, output_id, metric, signature in stored:  # oldest first: latest wins
+        latest.setdefault(column_of[metric, signature], {})[output_id] = (
+            pk,
+            signature,
+        )
+    columns = {}
+    for name, by_output in sorted(latest.items()):
+        signatures = [signature for _, signature in by_output.values()]
+        main = max(sorted(set(signatures)), key=signatures.count)
+        chosen = {
+            output_id: row
+            for output_id, row in sorted(by_output.items())
+            if output_id in visible and row[1] == main
+        }
+        if chosen:
+            columns[name] = chosen
+    return columns
+
+
+def _direction(name: str) -> bool:
+    try:
+        return bool(get_metric(name).higher_is_better)
+    except MetricError:
+        return True
+
+
+def _vectors(rows, n_segments: int) -> dict[int, np.ndarray]:
+    """(owner, index, score) rows -> owner: (n_segments,) vector, NaN unscored."""
+    vectors: dict[int, np.ndarray] = {}
+    for owner, index, score in rows:
+        vector = vectors.get(owner)
+        if vector is None:
+            vector = vectors[owner] = np.full(n_segments, np.nan)
+        if index < n_segments:
+            vector[index] = score
+    return vectors
+
+
+def metric_scores(
+    test_set: TestSet, visible: dict[int, str], n_segments: int
+) -> MetricScores:
+    """Every metric column and external metric over the visible outputs."""
+    metrics: dict[str, bool] = {}
+    corpus: dict[str, dict[str, float]] = {}
+    sentence: dict[str, dict[str, np.ndarray]] = {}
+    columns = metric_columns(test_set, visible)
+    score_ids = [pk for chosen in columns.values() for pk, _ in chosen.values()]
+    values = dict(
+        CorpusScore.objects.filter(pk__in=score_ids).values_list("pk", "score")
+    )
+    rows = SegmentScore.objects.filter(corpus_score_id__in=score_ids).values_list(
+        "corpus_score_id", "index", "score"
+    )
+    vectors = _vectors(rows.iterator(chunk_size=20_000), n_segments)
+    for name, chosen in columns.items():
+        metrics[name] = _direction(name)
+        for output_id, (pk, _) in chosen.items():
+            system = visible[output_id]
+            corpus.setdefault(name, {})[system] = float(values[pk])
+            if pk in vectors:
+                sentence.setdefault(name, {})[system] = vectors[pk]
+    external = list(
+        ExternalCorpusScore.objects.filter(
+            metric__test_set=test_set, output_id__in=list(visible)
+        )
+        .order_by("metric__name", "output_id")
+        .values_list(
+            "pk", "output_id", "score", "metric__name", "metric__higher_is_better"
+        )
+    )
+    rows = ExternalSegmentScore.objects.filter(
+        corpus_score_id__in=[pk for pk, *_ in external]
+    ).values_list("corpus_score_id", "index", "score")
+    vectors = _vectors(rows.iterator(chunk_size=20_000), n_segments)
+    for pk, output_id, score, name, higher_is_better in external:
+        if name in columns:  # a registered metric's column has this name
+            name = f"{name} (external)"
+        metrics[name] = bool(higher_is_better)
+        system = visible[output_id]
+        corpus.setdefault(name, {})[system] = float(score)
+        if pk in vectors:
+            sentence.setdefault(name, {})[system] = vectors[pk]
+    for per_system in sentence.values():
+        for vector in per_system.values():
+            vector.setflags(write=False)
+    return MetricScores(
+        metrics=tuple(metrics),
+        systems=tuple(sorted(visible.values())),
+        higher_is_better=MappingProxyType(metrics),
+        corpus=MappingProxyType({m: MappingProxyType(v) for m, v in corpus.items()}),
+        sentence=MappingProxyType(
+            {m: MappingProxyType(v) for m, v in sentence.items()}
+        ),
+    )
+
+
+def with_sentence_scores(scores: MetricScores) -> MetricScores:
+    """The metrics that have sentence scores for every system they scored
+    (a metric with corpus scores only cannot be correlated per sentence and
+    would otherwise leave no sentence-level point at all)."""
+    kept = tuple(
+        m
+        for m in scores.metrics
+        if m in scores.sentence and set(scores.sentence[m]) >= set(scores.corpus[m])
+    )
+    return MetricScores(
+        metrics=kept,
+        systems=scores.systems,
+        higher_is_better=MappingProxyType(
+            {m: scores.higher_is_better[m] for m in kept}
+        ),
+        corpus=MappingProxyType({m: scores.corpus[m] for m in kept}),
+        sentence=MappingProxyType({m: scores.sentence[m] for m in kept}),
+    )
+
+
+def visible_judgments(test_set: TestSet, visible: dict[int, str]) -> Judgments:
+    """The visible outputs' judgments from the sources in use, as
+    :func:`scoring.stats.read_judgments` would read them from a file listing
+    them in stored order."""
+    rows = (
+        in_use(Judgment.objects.filter(output_id__in=list(visible)))
+        .order_by("pk")
+        .values_list("index", "output_id", "judge", "criterion__name", "value")
+    )
+    names: dict[str, dict[str, int]] = {"system": {}, "judge": {}, "criterion": {}}
+    table = []
+    for number, (index, output_id, judge, criterion, value) in enumerate(
+        rows.iterator(chunk_size=20_000), start=2
+    ):
+        ids = [
+            names[field].setdefault(name, len(names[field]))
+            for field, name in (
+                ("system", visible[output_id]),
+                ("judge", judge),
+                ("criterion", criterion),
+            )
+        ]
+        table.append((index + 1, *ids, value, number))
+    array = np.array(table, dtype=np.float64).reshape(-1, 6)
+    return Judgments(
+        systems=tuple(names["system"]),
+        judges=tuple(names["judge"]),
+        criteria=tuple(names["criterion"]),
+        segments=array[:, 0].astype(np.int64),
+        system_ids=array[:, 1].astype(np.int64),
+        judge_ids=array[:, 2].astype(np.int64),
+        criterion_ids=array[:, 3].astype(np.int64),
+        values=array[:, 4],
+        lines=array[:, 5].astype(np.int64),
+        source=test_set.name,
+        as_given=as_given_criteria(test_set),
+    )
+
+
+def inputs_digest(test_set: TestSet, visible: dict[int, str], settings) -> str:
+    """Digest of the scores, judgments and settings the tables depend on."""
+    columns = metric_columns(test_set, visible)
+    scores = sorted(
+        CorpusScore.objects.filter(
+            pk__in=[pk for chosen in columns.values() for pk, _ in chosen.values()]
+        ).values_list("pk", "computed_at")
+    )
+    external = sorted(
+        ExternalCorpusScore.objects.filter(
+            metric__test_set=test_set, output_id__in=list(visible)
+        ).values_list("pk", "imported_at", "metric__name", "metric__higher_is_better")
+    )
+    judgments = in_use(Judgment.objects.filter(output_id__in=list(visible)))
+    judgments = judgments.aggregate(n=Count("pk"), total=Sum("value"), last=Max("pk"))
+    parts = (
+        sorted(visible.items()),
+        sorted(columns),
+        [(pk, str(at)) for pk, at in scores],
+        [(pk, str(at), name, up) for pk, at, name, up in external],
+        sorted(judgments.items()),
+        repr(settings),
+        SCORING_VERSION,
+        ANALYSIS_VERSION,
+    )
+    return hashlib.sha256(repr(parts).encode("utf-8")).hexdigest()
