@@ -48,6 +48,8 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI's files, served locally (no CDN)
     "mtdash.api",
+    "mtdash.bench",
+    "mtdash.demo",
 ]
 
 MIDDLEWARE = [

@@ -1,18 +1,32 @@
-"""``/api/v1/``: see README "API". Scoring jobs are ``jobs/{id}``, ORANGE
-jobs ``jobs/{id}?kind=orange`` or ``orange/{id}`` (two tables, two id spaces)."""
+"""Every REST route: ``urlpatterns`` under ``/api/v1/`` (see README "API")
+and ``account_urlpatterns``, the signed-in user's token pages under
+``/account/``. Scoring jobs are ``jobs/{id}``, ORANGE jobs
+``jobs/{id}?kind=orange`` or ``orange/{id}`` (two tables, two id spaces)."""
 
-from django.urls import include, path, re_path
+from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from mtdash.api.views import jobs, leaderboard_exports, orange
-from mtdash.api.views import testsets as test_sets
+from mtdash.api.views import (
+    account,
+    campaigns,
+    correlations,
+    external_scores,
+    jobs,
+    judgment_overview,
+    judgments,
+    leaderboard_exports,
+    manage,
+    orange,
+    readability,
+    testsets,
+)
 
 urlpatterns = [
-    path("test-sets/", test_sets.TestSetList.as_view(), name="api_test_sets"),
-    path("test-sets/<int:pk>", test_sets.TestSetDetail.as_view(), name="api_test_set"),
+    path("test-sets/", testsets.TestSetList.as_view(), name="api_test_sets"),
+    path("test-sets/<int:pk>", testsets.TestSetDetail.as_view(), name="api_test_set"),
     path(
         "test-sets/<int:pk>/leaderboard",
-        test_sets.TestSetLeaderboard.as_view(),
+        testsets.TestSetLeaderboard.as_view(),
         name="api_leaderboard",
     ),
     # The page's file exports (csv, signatures.csv, xlsx), for scripts.
@@ -23,7 +37,7 @@ urlpatterns = [
     ),
     path(
         "test-sets/<int:pk>/outputs/",
-        test_sets.OutputCreate.as_view(),
+        testsets.OutputCreate.as_view(),
         name="api_outputs",
     ),
     path("test-sets/<int:pk>/nbest/", orange.NBestCreate.as_view(), name="api_nbest"),
@@ -39,7 +53,12 @@ urlpatterns = [
         orange.OrangeJobRetry.as_view(),
         name="api_orange_job_retry",
     ),
-    path("", include("mtdash.api.manage_urls")),
+    path(
+        "test-sets/<int:pk>/fill-missing",
+        manage.FillMissing.as_view(),
+        name="api_fill_missing",
+    ),
+    path("outputs/<int:pk>", manage.OutputDetail.as_view(), name="api_output"),
     path("jobs/<int:pk>", jobs.JobDetail.as_view(), name="api_job"),
     path("jobs/<int:pk>/retry", jobs.JobRetry.as_view(), name="api_job_retry"),
     path("schema", SpectacularAPIView.as_view(), name="api_schema"),
@@ -48,11 +67,80 @@ urlpatterns = [
         SpectacularSwaggerView.as_view(url_name="api_schema"),
         name="api_docs",
     ),
-    # Human judgments, external scores and correlations (mtdash.judgments).
-    path("", include("mtdash.judgments.api_urls")),
-    path("", include("mtdash.judgments.api_campaign_urls")),
-    path("", include("mtdash.judgments.api_overview_urls")),
-    path("", include("mtdash.api.correlation_urls")),
-    path("", include("mtdash.api.readability_urls")),
-    path("", include("mtdash.orange.api_review_urls")),
+    # Human judgments, external scores, campaigns, correlations, readability.
+    path(
+        "test-sets/<int:pk>/judgments/",
+        judgments.JudgmentsImport.as_view(),
+        name="api_judgments_import",
+    ),
+    path(
+        "test-sets/<int:pk>/external-scores/",
+        external_scores.ExternalScoresImport.as_view(),
+        name="api_external_scores_import",
+    ),
+    path(
+        "test-sets/<int:pk>/campaigns/",
+        campaigns.CampaignList.as_view(),
+        name="api_campaigns",
+    ),
+    path(
+        "campaigns/<int:pk>",
+        campaigns.CampaignDetail.as_view(),
+        name="api_campaign",
+    ),
+    path(
+        "test-sets/<int:pk>/agreement",
+        campaigns.TestSetAgreement.as_view(),
+        name="api_agreement",
+    ),
+    path(
+        "test-sets/<int:pk>/judgments/summary",
+        judgment_overview.JudgmentsSummary.as_view(),
+        name="api_judgments_summary",
+    ),
+    path(
+        "test-sets/<int:pk>/judgments/sources",
+        judgment_overview.JudgmentSources.as_view(),
+        name="api_judgment_sources",
+    ),
+    path(
+        "test-sets/<int:pk>/judgments/disagreements",
+        judgment_overview.JudgmentsDisagreements.as_view(),
+        name="api_judgments_disagreements",
+    ),
+    path(
+        "test-sets/<int:pk>/correlations",
+        correlations.TestSetCorrelations.as_view(),
+        name="api_test_set_correlations",
+    ),
+    path(
+        "test-sets/<int:pk>/readability",
+        readability.TestSetReadability.as_view(),
+        name="api_test_set_readability",
+    ),
+    path(
+        "readability",
+        readability.ReadabilityAcross.as_view(),
+        name="api_readability",
+    ),
+    path(
+        "orange/<int:pk>/comparison",
+        orange.OrangeComparison.as_view(),
+        name="api_orange_comparison",
+    ),
+    path(
+        "orange/<int:pk>/reviews",
+        orange.OrangeReviewCreate.as_view(),
+        name="api_orange_reviews",
+    ),
+    path(
+        "orange/reviews/<int:pk>/report",
+        orange.OrangeReviewReport.as_view(),
+        name="api_orange_review_report",
+    ),
+]
+
+account_urlpatterns = [
+    path("tokens/", account.tokens, name="api_tokens"),
+    path("tokens/<int:pk>/revoke/", account.token_revoke, name="api_token_revoke"),
 ]

@@ -27,20 +27,19 @@ from mtdash.bench.build import (
     _store_score,
 )
 from mtdash.bench.corpus import synthetic_corpus
-from mtdash.evaluation.models import ScoringJob, TestSet
+from mtdash.evaluation.models import (
+    ExternalCorpusScore,
+    ExternalMetric,
+    ExternalSegmentScore,
+    ScoringJob,
+    TestSet,
+)
 from mtdash.evaluation.services.uploads import (
     TestSetData,
     create_system_output,
     create_test_set,
 )
-from mtdash.judgments.models import (
-    Criterion,
-    ExternalCorpusScore,
-    ExternalMetric,
-    ExternalSegmentScore,
-    Judgment,
-    JudgmentImport,
-)
+from mtdash.judgments.models import Criterion, Judgment, JudgmentImport
 from scoring import get_metric
 
 _BATCH = 20_000

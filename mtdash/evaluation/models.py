@@ -404,3 +404,83 @@ class TestSetAnalysis(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} analysis of {self.test_set}"
+
+
+# Metrics computed elsewhere: leaderboard columns beside the metrics scored here.
+class ExternalMetric(models.Model):
+    """A metric computed outside mtdash (COMET, MetricX...) on a test set; its
+    ``description`` (model and version) is its signature."""
+
+    test_set = models.ForeignKey(
+        TestSet, on_delete=models.CASCADE, related_name="external_metrics"
+    )
+    name = models.CharField(max_length=100)
+    description = models.CharField(max_length=300)
+    higher_is_better = models.BooleanField(default=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["test_set", "name"], name="external_metric_name_per_test_set"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def signature(self) -> str:
+        return self.description
+
+
+class ExternalCorpusScore(models.Model):
+    """An output's corpus score under an external metric: the mean of its
+    segment scores (stored, so the leaderboard reads one row per cell)."""
+
+    metric = models.ForeignKey(
+        ExternalMetric, on_delete=models.CASCADE, related_name="corpus_scores"
+    )
+    output = models.ForeignKey(
+        SystemOutput, on_delete=models.CASCADE, related_name="external_scores"
+    )
+    score = models.FloatField()
+    n_segments = models.PositiveIntegerField()
+    file_name = models.CharField(max_length=255)
+    imported_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    imported_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["metric", "output"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["metric", "output"], name="one_external_score_per_output"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.metric}={self.score:.4f} for {self.output}"
+
+
+class ExternalSegmentScore(models.Model):
+    """One segment's score; resampling reads an output's rows in index order."""
+
+    corpus_score = models.ForeignKey(
+        ExternalCorpusScore, on_delete=models.CASCADE, related_name="segment_scores"
+    )
+    index = models.PositiveIntegerField(help_text="segment line number − 1")
+    score = models.FloatField()
+
+    class Meta:
+        ordering = ["index"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["corpus_score", "index"], name="external_segment_index"
+            )
+        ]

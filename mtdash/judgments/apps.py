@@ -2,7 +2,27 @@ from django.apps import AppConfig
 
 
 class JudgmentsConfig(AppConfig):
-    """Human judgments and externally computed metric scores of a test set."""
+    """Human judgments of a test set's outputs: imports, judging campaigns,
+    their overview, and the metrics' correlations with them."""
 
     name = "mtdash.judgments"
     label = "judgments"
+
+    def ready(self) -> None:
+        # What this app adds to the evaluation app's work (a lower layer,
+        # which cannot import this one): see mtdash.common.registry.
+        from mtdash.common import registry
+        from mtdash.judgments.correlations import tables
+        from mtdash.judgments.leaderboard_columns import human_columns
+        from mtdash.judgments.models import Judgment
+
+        registry.register_leaderboard_columns(human_columns)
+        registry.register_analysis_refresher(tables.refresh)
+        registry.register_deletion_count(
+            registry.DeletionCount(
+                "judgment",
+                of_outputs=lambda outputs: Judgment.objects.filter(
+                    output__in=outputs
+                ).count(),
+            )
+        )

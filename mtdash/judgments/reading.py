@@ -5,13 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from mtdash.evaluation.models import TestSet
-from mtdash.judgments.models import (
-    Criterion,
-    ExternalMetric,
-    ExternalSegmentScore,
-    Judgment,
-)
+from mtdash.evaluation.models import ExternalMetric, ExternalSegmentScore, TestSet
+from mtdash.judgments.models import Criterion, Judgment
 from mtdash.judgments.sources import in_use
 from scoring.stats import Judgments
 

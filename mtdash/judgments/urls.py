@@ -1,25 +1,79 @@
-from django.urls import include, path
+from django.urls import path
 
-from mtdash.judgments.imports import views
+from mtdash.judgments.campaigns import views as campaign_views
+from mtdash.judgments.correlations import views as correlation_views
+from mtdash.judgments.imports import views as import_views
+from mtdash.judgments.overview import views as overview_views
 
 urlpatterns = [
     path(
         "test-sets/<int:pk>/judgments/import/",
-        views.judgments_import,
+        import_views.judgments_import,
         name="judgments_import",
     ),
     path(
         "test-sets/<int:pk>/judgments/import/<str:token>/",
-        views.judgments_import_preview,
+        import_views.judgments_import_preview,
         name="judgments_import_preview",
-    ),
-    path(
-        "test-sets/<int:pk>/external-scores/import/",
-        views.external_scores_import,
-        name="external_scores_import",
     ),
     # Judging campaigns in the browser; the judgments' overview and the
     # metric-human disagreement explorer.
-    path("", include("mtdash.judgments.urls_campaigns")),
-    path("", include("mtdash.judgments.urls_overview")),
+    path(
+        "test-sets/<int:pk>/campaigns/",
+        campaign_views.campaign_list,
+        name="campaign_list",
+    ),
+    path(
+        "test-sets/<int:pk>/campaigns/new/",
+        campaign_views.campaign_new,
+        name="campaign_new",
+    ),
+    path("campaigns/<int:pk>/", campaign_views.campaign_detail, name="campaign_detail"),
+    path(
+        "campaigns/<int:pk>/judge/",
+        campaign_views.campaign_judge,
+        name="campaign_judge",
+    ),
+    path(
+        "test-sets/<int:pk>/judgments/",
+        overview_views.judgments_overview,
+        name="judgments_overview",
+    ),
+    path(
+        "test-sets/<int:pk>/judgments/systems.csv",
+        overview_views.systems_csv,
+        name="judgments_systems_csv",
+    ),
+    path(
+        "test-sets/<int:pk>/judgments/segments.csv",
+        overview_views.segments_csv,
+        name="judgments_segments_csv",
+    ),
+    path(
+        "test-sets/<int:pk>/judgments/sources/<int:criterion_id>/",
+        overview_views.judgments_sources,
+        name="judgments_sources",
+    ),
+    # ?metric=<leaderboard column>&criterion=<name>&page=<n>
+    path(
+        "test-sets/<int:pk>/judgments/disagreements/",
+        overview_views.disagreements,
+        name="judgments_disagreements",
+    ),
+    # Metric evaluation: correlations of the metrics with the judgments.
+    path(
+        "test-sets/<int:pk>/correlations/",
+        correlation_views.correlations,
+        name="test_set_correlations",
+    ),
+    path(
+        "test-sets/<int:pk>/correlations/scatter/",
+        correlation_views.correlation_scatter,
+        name="test_set_correlation_scatter",
+    ),
+    path(
+        "test-sets/<int:pk>/correlations/export.<str:fmt>",
+        correlation_views.correlation_export,
+        name="test_set_correlation_export",
+    ),
 ]

@@ -20,17 +20,17 @@ from django.db import IntegrityError, transaction
 
 from mtdash.common.upload_checks import UploadProblem
 from mtdash.evaluation.leaderboard.comparisons import request_comparison
-from mtdash.evaluation.models import TestSet
-from mtdash.evaluation.services.import_checks import (
-    TestSetOutputs,
-    check_data_size,
-    problem_from,
-)
-from mtdash.judgments.imports.judgments import Progress
-from mtdash.judgments.models import (
+from mtdash.evaluation.models import (
     ExternalCorpusScore,
     ExternalMetric,
     ExternalSegmentScore,
+    TestSet,
+)
+from mtdash.evaluation.services.import_checks import (
+    Progress,
+    TestSetOutputs,
+    check_data_size,
+    problem_from,
 )
 from scoring import InputFileError, MetricError, decode_segments, get_metric
 

@@ -35,12 +35,12 @@ from mtdash.evaluation.leaderboard.significance import (
 )
 from mtdash.evaluation.models import (
     CorpusScore,
+    ExternalCorpusScore,
     MetricComparison,
     ScoringJob,
     SystemOutput,
     TestSet,
 )
-from mtdash.judgments.models import ExternalCorpusScore
 from scoring import MetricError, canonical_spec, get_metric, list_metrics
 from scoring.stats import DEFAULT_CORRECTION
 

@@ -41,12 +41,15 @@ from django.conf import settings
 from django.db import transaction
 
 from mtdash.common.queueing import send_job_tasks
+from mtdash.common.registry import analysis_refreshers, leaderboard_column_sources
 from mtdash.common.running import run_claimed
 from mtdash.common.server_metrics import server_metric
 from mtdash.evaluation.leaderboard.build import column_names
 from mtdash.evaluation.models import (
     ComparisonJob,
     CorpusScore,
+    ExternalMetric,
+    ExternalSegmentScore,
     MetricComparison,
     SystemOutput,
     TestSet,
@@ -54,22 +57,13 @@ from mtdash.evaluation.models import (
 from mtdash.evaluation.references import diagnostics as reference_diagnostics
 from mtdash.evaluation.services.statistics_store import unpack_statistics
 from mtdash.evaluation.systems import analyses as system_analyses
-from mtdash.judgments.correlations import tables as correlations
-from mtdash.judgments.models import Criterion, ExternalMetric, ExternalSegmentScore
-from mtdash.judgments.reading import stored_judgments
-from mtdash.judgments.sources import human_signature
 from scoring import MetricError
 from scoring import __version__ as SCORING_VERSION
 from scoring.stats import (
     CORRECTIONS,
     DEFAULT_CORRECTION,
     adjust_p_values,
-    bootstrap_counts,
     compare_systems,
-    human_scores,
-    paired_mean_randomization_p_values,
-    percentile_interval,
-    random_signs,
     significance_clusters,
 )
 
@@ -187,7 +181,7 @@ def compare_test_set(
     for refresh in (
         system_analyses.refresh,
         reference_diagnostics.refresh,
-        correlations.refresh,
+        *analysis_refreshers(),  # correlation tables (judgments)
     ):
         if not analyses:
             break
@@ -206,7 +200,8 @@ def _columns(test_set: TestSet, visible: dict[int, str]):
     """(kind, column, (digest parts, compute(options))) for every column."""
     yield from _metric_columns(test_set, visible)
     yield from _external_columns(test_set, visible)
-    yield from _human_columns(test_set, visible)
+    for source in leaderboard_column_sources():  # human columns (judgments)
+        yield from source(test_set, visible)
 
 
 def _metric_columns(test_set: TestSet, visible: dict[int, str]):
@@ -302,85 +297,6 @@ def _external_columns(test_set: TestSet, visible: dict[int, str]):
         yield MetricComparison.Kind.EXTERNAL, metric.name, (parts, compute)
 
 
-def _human_columns(test_set: TestSet, visible: dict[int, str]):
-    judgments = stored_judgments(test_set)
-    if judgments.values.size == 0:
-        return
-    output_of = {name: output_id for output_id, name in visible.items()}
-    digest = [
-        judgments.values.size,
-        float(judgments.values.sum()),
-        sorted(visible.items()),
-    ]
-    for criterion in judgments.criteria:
-
-        def compute(options, criterion=criterion):
-            return _human_fields(test_set.pk, judgments, criterion, output_of, options)
-
-        yield MetricComparison.Kind.HUMAN, criterion, ([criterion, *digest], compute)
-
-
-def _human_fields(test_set_id, judgments, criterion, output_of, options):
-    raw = human_scores(judgments, criterion, standardise=False)
-    z = human_scores(judgments, criterion, standardise=True)
-    stored = Criterion.objects.filter(test_set_id=test_set_id, name=criterion).first()
-    criterion_higher = stored.higher_is_better if stored else True
-    summary = {}
-    output_ids = []
-    rows = []
-    for row, system in enumerate(z.systems):
-        output_id = output_of.get(system)
-        if output_id is None:
-            continue
-        rows.append(row)
-        judged = ~np.isnan(z.segment_scores[row])
-        values = z.segment_scores[row][judged]
-        low = high = float("nan")
-        if values.size:
-            counts = bootstrap_counts(values.size, options.n_samples, options.seed)
-            means = counts @ values / values.size
-            low, high = (
-                float(v) for v in percentile_interval(means, options.confidence)
-            )
-        summary[str(output_id)] = {
-            "score": float(raw.system_scores[raw.systems.index(system)]),
-            "z": float(z.system_scores[row]),
-            "low": low,
-            "high": high,
-            "judged_segments": int(z.judged_segments[row]),
-            "judgments": int(z.judgment_counts[row].sum()),
-        }
-        output_ids.append(output_id)
-    if not output_ids:
-        return None
-    matrices = {}
-    n_trials = options.n_trials if len(rows) > 1 and z.segments.size else 0
-    if n_trials:
-        # Pairs are judged on different segments: each pair is tested over
-        # the segments judged for both (paired_mean_randomization_p_values).
-        signs = random_signs(int(z.segments.size), n_trials, options.seed)
-        raw_p = paired_mean_randomization_p_values(z.segment_scores[rows], signs)
-        matrices = _tested_matrices({"ar_p": raw_p})
-        scores = z.system_scores[rows]
-        for name, entry in _clusters_by_correction(
-            {"ar": raw_p}, scores, criterion_higher, options.alpha, output_ids
-        ).items():
-            summary[name].update(entry)
-    return {
-        "signature": human_signature(test_set_id, criterion),  # scale, sources
-        "higher_is_better": criterion_higher,
-        "output_ids": output_ids,
-        "seed": options.seed,
-        "n_samples": options.n_samples,
-        "n_trials": n_trials,
-        "confidence": options.confidence,
-        "alpha": options.alpha,
-        "n_segments": int(z.segments.size),
-        "summary": summary,
-        "matrices": matrices,
-    }
-
-
 def _comparison_fields(metric, signature, output_ids, statistics, visible, options):
     names = [str(output_id) for output_id in output_ids]
     comparison = compare_systems(
@@ -399,7 +315,7 @@ def _comparison_fields(metric, signature, output_ids, statistics, visible, optio
     raw = {"bootstrap": comparison.bootstrap_p}
     if comparison.ar_p is not None:
         raw["ar"] = comparison.ar_p
-    for name, entry in _clusters_by_correction(
+    for name, entry in clusters_by_correction(
         raw, comparison.scores, metric.higher_is_better, options.alpha, output_ids
     ).items():
         summary[name].update(entry)
@@ -416,13 +332,13 @@ def _comparison_fields(metric, signature, output_ids, statistics, visible, optio
         "n_segments": comparison.n_segments,
         "summary": summary,
         "matrices": {
-            **_tested_matrices(p_values),
+            **tested_matrices(p_values),
             "bootstrap_wins": _matrix(comparison.bootstrap_wins),
         },
     }
 
 
-def _tested_matrices(p_values: dict[str, np.ndarray | None]) -> dict:
+def tested_matrices(p_values: dict[str, np.ndarray | None]) -> dict:
     """The raw p-value matrices by name (``bootstrap_p``, ``ar_p``) and,
     under ``adjusted``, the same adjusted by Holm and by Bonferroni."""
     stored: dict = {
@@ -443,7 +359,7 @@ def _tested_matrices(p_values: dict[str, np.ndarray | None]) -> dict:
     return stored
 
 
-def _clusters_by_correction(
+def clusters_by_correction(
     raw_p: dict[str, np.ndarray],
     scores: np.ndarray,
     higher_is_better: bool,

@@ -29,12 +29,13 @@ from mtdash.evaluation.leaderboard.significance import DEFAULT_TEST, chosen_test
 from mtdash.evaluation.models import (
     ComparisonJob,
     CorpusScore,
+    ExternalCorpusScore,
+    ExternalMetric,
     MetricComparison,
     ScoringJob,
     SystemOutput,
     TestSet,
 )
-from mtdash.judgments.models import ExternalCorpusScore, ExternalMetric
 from scoring import __version__ as SCORING_VERSION
 from scoring.stats import DEFAULT_CORRECTION
 

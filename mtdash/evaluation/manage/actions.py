@@ -21,11 +21,13 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 
+from mtdash.common.registry import deletion_counts
 from mtdash.evaluation.leaderboard.build import column_names
 from mtdash.evaluation.leaderboard.comparisons import request_comparison
 from mtdash.evaluation.models import (
     ComparisonJob,
     CorpusScore,
+    ExternalCorpusScore,
     ReferenceSet,
     ScoringJob,
     Segment,
@@ -34,8 +36,6 @@ from mtdash.evaluation.models import (
     TestSet,
 )
 from mtdash.evaluation.services.scoring_jobs import create_scoring_job
-from mtdash.judgments.models import ExternalCorpusScore, Judgment
-from mtdash.orange.models import NBestList
 from scoring import MetricError, canonical_spec, get_metric, server_only_parameters
 
 
@@ -127,7 +127,11 @@ def summarise_outputs_deletion(outputs: QuerySet[SystemOutput]) -> DeletionSumma
             ("output", outputs.count()),
             ("score", CorpusScore.objects.filter(output__in=outputs).count()),
             ("job", ScoringJob.objects.filter(output__in=outputs).count()),
-            ("judgment", Judgment.objects.filter(output__in=outputs).count()),
+            *(
+                (count.noun, count.of_outputs(outputs))
+                for count in deletion_counts()
+                if count.of_outputs is not None
+            ),
             (
                 "external score",
                 ExternalCorpusScore.objects.filter(output__in=outputs).count(),
@@ -143,7 +147,11 @@ def summarise_test_set_deletion(test_set: TestSet) -> DeletionSummary:
             ("segment", Segment.objects.filter(test_set=test_set).count()),
             ("reference", ReferenceSet.objects.filter(test_set=test_set).count()),
             *summarise_outputs_deletion(outputs).counts,
-            ("n-best list", NBestList.objects.filter(test_set=test_set).count()),
+            *(
+                (count.noun, count.of_test_set(test_set))
+                for count in deletion_counts()
+                if count.of_test_set is not None
+            ),
         )
     )
 

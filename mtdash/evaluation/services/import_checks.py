@@ -1,4 +1,5 @@
-"""What both imports check the same way: size, systems, segments, messages.
+"""What the judgments' and external scores' imports check the same way:
+size, systems, segments, messages.
 
 Every problem is an :class:`~mtdash.common.upload_checks.UploadProblem`
 (file, line, problem), as for uploaded segment files, so forms, the API and
@@ -7,6 +8,8 @@ the commands show one message.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.conf import settings
 
 from mtdash.common.upload_checks import UploadProblem
@@ -14,6 +17,8 @@ from mtdash.evaluation.models import SystemOutput, TestSet
 from scoring import InputFileError
 
 _LISTED = 10  # systems named in an "unknown system" message
+
+Progress = Callable[[int, int], None]  # (rows stored, rows to store)
 
 
 def check_data_size(data: bytes, file_name: str) -> None:

@@ -21,12 +21,14 @@ import numpy as np
 from django.db.models import Count, Max, Sum
 
 from mtdash.evaluation.leaderboard.build import column_names
-from mtdash.evaluation.models import CorpusScore, SegmentScore, TestSet
-from mtdash.judgments.models import (
+from mtdash.evaluation.models import (
+    CorpusScore,
     ExternalCorpusScore,
     ExternalSegmentScore,
-    Judgment,
+    SegmentScore,
+    TestSet,
 )
+from mtdash.judgments.models import Judgment
 from mtdash.judgments.reading import as_given_criteria
 from mtdash.judgments.sources import in_use
 from scoring import MetricError, get_metric

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -29,6 +28,7 @@ from mtdash.common.upload_checks import UploadProblem
 from mtdash.evaluation.leaderboard.comparisons import request_comparison
 from mtdash.evaluation.models import TestSet
 from mtdash.evaluation.services.import_checks import (
+    Progress,
     TestSetOutputs,
     check_data_size,
     problem_from,
@@ -51,8 +51,6 @@ from mtdash.judgments.models import Criterion, Judgment, JudgmentImport
 from mtdash.judgments.sources import criterion_sources, keep_apart
 from scoring import InputFileError
 from scoring.stats import parse_judgments
-
-Progress = Callable[[int, int], None]  # (rows stored, rows to store)
 
 # Ranges and directions of criteria WMT and the literature use; a criterion
 # not listed here takes any value (and higher is better).

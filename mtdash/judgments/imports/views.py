@@ -1,5 +1,5 @@
-"""Import pages of a test set: judgments (file, then preview, then import)
-and external metric scores."""
+"""The judgments' import pages of a test set: the file, then its preview,
+then the import."""
 
 from __future__ import annotations
 
@@ -10,11 +10,7 @@ from django.views.decorators.http import require_http_methods
 
 from mtdash.evaluation import access
 from mtdash.judgments.imports import pending
-from mtdash.judgments.imports.forms import (
-    ExternalScoresForm,
-    JudgmentImportForm,
-    JudgmentPreviewForm,
-)
+from mtdash.judgments.imports.forms import JudgmentImportForm, JudgmentPreviewForm
 
 
 @login_required
@@ -57,21 +53,3 @@ def judgments_import_preview(request, pk: int, token: str):
             return render(request, "judgments/judgments_import.html", context)
     context = {"test_set": test_set, "form": form, "preview": preview, "file": file}
     return render(request, "judgments/judgments_preview.html", context)
-
-
-@login_required
-@require_http_methods(["GET", "POST"])
-def external_scores_import(request, pk: int):
-    """The form; after a successful import, the means and an empty form."""
-    test_set = access.get_test_set(request.user, pk)
-    result = None
-    if request.method == "POST":
-        form = ExternalScoresForm(request.POST, request.FILES, test_set=test_set)
-        if form.is_valid():
-            result = form.save(request.user)
-        if result is not None:
-            form = ExternalScoresForm(test_set=test_set)
-    else:
-        form = ExternalScoresForm(test_set=test_set)
-    context = {"test_set": test_set, "form": form, "result": result}
-    return render(request, "judgments/external_scores_import.html", context)

@@ -10,11 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mtdash.evaluation.leaderboard.build import column_names, metric_decimals
-from mtdash.evaluation.models import CorpusScore, SegmentScore
-from mtdash.judgments.models import (
+from mtdash.evaluation.models import (
+    CorpusScore,
     ExternalCorpusScore,
     ExternalMetric,
     ExternalSegmentScore,
+    SegmentScore,
 )
 from scoring import MetricError, get_metric, list_metrics
 

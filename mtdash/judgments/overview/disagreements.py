@@ -26,8 +26,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mtdash.evaluation.models import CorpusScore, TestSetAnalysis
-from mtdash.judgments.models import Criterion, ExternalCorpusScore
+from mtdash.evaluation.models import CorpusScore, ExternalCorpusScore, TestSetAnalysis
+from mtdash.judgments.models import Criterion
 from mtdash.judgments.overview.disagreement_metrics import (
     MetricChoice,
     NoSuchChoice,

@@ -65,11 +65,11 @@ from mtdash.orange.nbest.uploads import (
     not_ready_message,
     references_problem,
 )
-from mtdash.orange.services.curve_steps import auto_curve_step
 from scoring import MetricError, get_metric
 from scoring.orange import (
     OrangeOptions,
     OrangeResult,
+    auto_curve_step,
     curve_points,
     merge_rankings,
     normalised_ranks,

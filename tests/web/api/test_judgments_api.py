@@ -10,11 +10,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from rest_framework.test import APIClient
 
+from mtdash.evaluation.models import ExternalMetric
 from mtdash.evaluation.services.uploads import create_system_output
-from mtdash.judgments.models import ExternalMetric, Judgment
+from mtdash.judgments.models import Judgment
 from tests.web.judgments.support import SYSTEMS, human_file, wmt_test_set
-
-pytestmark = pytest.mark.urls("tests.web.judgments.urls")
 
 HYPOTHESES = ["the cat is on the mat", "it is raining", "hello everyone"]
 JUDGMENTS = "segment,system,judge,criterion,value\n1,sys-a,j1,adequacy,4\n"

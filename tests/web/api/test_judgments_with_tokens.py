@@ -9,8 +9,9 @@ import statistics
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from mtdash.evaluation.models import ExternalSegmentScore
 from mtdash.evaluation.services.uploads import create_system_output
-from mtdash.judgments.models import ExternalSegmentScore, Judgment
+from mtdash.judgments.models import Judgment
 
 pytestmark = pytest.mark.django_db
 

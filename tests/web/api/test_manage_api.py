@@ -6,7 +6,6 @@ module is its own URLconf: the site's URLs plus those paths.
 """
 
 import pytest
-from django.urls import include, path
 from drf_spectacular.drainage import GENERATOR_STATS
 from drf_spectacular.generators import SchemaGenerator
 from drf_spectacular.validation import validate_schema
@@ -17,13 +16,6 @@ from tests.web.evaluation.test_manage_support import (
     add_scored_output,
     finish_comparisons,
 )
-
-urlpatterns = [
-    path("api/v1/", include("mtdash.api.manage_urls")),
-    path("", include("mtdash.urls")),
-]
-
-pytestmark = pytest.mark.urls(__name__)
 
 
 @pytest.fixture

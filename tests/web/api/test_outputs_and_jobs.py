@@ -189,7 +189,7 @@ def test_the_upload_is_atomic_with_its_idempotency_row(api, test_set, monkeypatc
 def test_an_imported_metric_is_an_external_column_and_never_a_default(
     api, test_set, owner
 ):
-    from mtdash.judgments.models import ExternalCorpusScore, ExternalMetric
+    from mtdash.evaluation.models import ExternalCorpusScore, ExternalMetric
 
     job = create_system_output(
         test_set, owner, "first", HYPOTHESES.split("\n")[:3], metrics=["ter"]

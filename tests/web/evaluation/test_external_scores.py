@@ -15,13 +15,13 @@ from mtdash.evaluation.external_scores.imports import (
     import_external_scores,
 )
 from mtdash.evaluation.leaderboard.build import build_leaderboard
-from mtdash.evaluation.models import CorpusScore
-from mtdash.evaluation.services.uploads import create_system_output
-from mtdash.judgments.models import (
+from mtdash.evaluation.models import (
+    CorpusScore,
     ExternalCorpusScore,
     ExternalMetric,
     ExternalSegmentScore,
 )
+from mtdash.evaluation.services.uploads import create_system_output
 from tests.web.judgments.support import SYSTEMS, wmt_test_set
 
 HYPOTHESES = ["the cat is on the mat", "it is raining", "hello everyone"]

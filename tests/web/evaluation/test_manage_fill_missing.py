@@ -11,10 +11,15 @@ from mtdash.evaluation.manage.actions import (
     fill_in_missing_metrics,
     fill_in_plan,
 )
-from mtdash.evaluation.models import ComparisonJob, CorpusScore, ScoringJob
+from mtdash.evaluation.models import (
+    ComparisonJob,
+    CorpusScore,
+    ExternalCorpusScore,
+    ExternalMetric,
+    ScoringJob,
+)
 from mtdash.evaluation.services.scoring_jobs import run_scoring_job
 from mtdash.evaluation.services.uploads import create_system_output
-from mtdash.judgments.models import ExternalCorpusScore, ExternalMetric
 from tests.conftest import PASSWORD
 from tests.web.evaluation.test_manage_support import (
     add_scored_output,

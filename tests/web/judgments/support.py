@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from django.urls import include, path
-
 from mtdash.evaluation.models import TestSet
 from mtdash.evaluation.services.uploads import (
     TestSetData,
@@ -75,11 +73,3 @@ def human_file(pair: str, name: str, n_segments: int) -> tuple[bytes, list[list[
     ]
     text = "\n".join([header, *("\t".join(cells) for cells in rows)]) + "\n"
     return text.encode("utf-8"), rows
-
-
-# A URL configuration with the judgments' API under /api/v1/, for when the
-# API app (which includes it there) is not in the project's URLs.
-def api_urlpatterns():
-    from mtdash import urls
-
-    return [*urls.urlpatterns, path("api/v1/", include("mtdash.judgments.api_urls"))]

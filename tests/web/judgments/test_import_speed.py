@@ -10,14 +10,14 @@ import time
 import pytest
 
 from mtdash.evaluation.external_scores.imports import import_external_scores
-from mtdash.evaluation.models import TestSet
+from mtdash.evaluation.models import ExternalSegmentScore, TestSet
 from mtdash.evaluation.services.uploads import (
     TestSetData,
     create_system_output,
     create_test_set,
 )
 from mtdash.judgments.imports.judgments import import_judgments
-from mtdash.judgments.models import ExternalSegmentScore, Judgment
+from mtdash.judgments.models import Judgment
 from tests.scoring.support.realdata import WMT21_DIR, read_lines, require_full_data
 
 

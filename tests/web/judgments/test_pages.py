@@ -6,8 +6,9 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from mtdash.evaluation.models import ExternalMetric
 from mtdash.evaluation.services.uploads import create_system_output
-from mtdash.judgments.models import ExternalMetric, Judgment
+from mtdash.judgments.models import Judgment
 
 HYPOTHESES = ["the cat is on the mat", "it is raining", "hello everyone"]
 JUDGMENTS = (

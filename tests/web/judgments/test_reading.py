@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from mtdash.evaluation.external_scores.imports import import_external_scores
+from mtdash.evaluation.models import ExternalMetric
 from mtdash.evaluation.services.uploads import create_system_output
 from mtdash.judgments.imports.judgments import import_judgments
-from mtdash.judgments.models import ExternalMetric
 from mtdash.judgments.reading import external_segment_scores, stored_judgments
 from scoring.stats import human_scores, parse_judgments
 from tests.web.judgments.support import SYSTEMS, human_file, wmt_test_set

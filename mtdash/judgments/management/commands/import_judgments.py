@@ -10,17 +10,17 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 
 from mtdash.common.upload_checks import UploadProblem
+from mtdash.evaluation.management.commands._importing import (
+    get_test_set,
+    progress_printer,
+    read_file,
+)
 from mtdash.judgments.imports.judgments import import_judgments, preview_judgments
 from mtdash.judgments.imports.layouts import SEGMENT_ORDERS
 from mtdash.judgments.imports.results import (
     HUMAN_ROWS,
     ImportOptions,
     JudgmentPreview,
-)
-from mtdash.judgments.management.commands._importing import (
-    get_test_set,
-    progress_printer,
-    read_file,
 )
 
 
