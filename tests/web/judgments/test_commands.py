@@ -10,9 +10,9 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from mtdash.evaluation.management.commands import _importing
 from mtdash.evaluation.models import ExternalCorpusScore
 from mtdash.evaluation.services.uploads import create_system_output
-from mtdash.judgments.management.commands import _importing
 from mtdash.judgments.models import Judgment
 from tests.web.judgments.support import SYSTEMS, human_file, wmt_test_set
 
