@@ -1,6 +1,6 @@
 """What the API answers, as plain JSON-safe dicts built from the models and
-the services' results (no serializer classes: the shapes are fixed by the
-issue and a verification script, and are documented in ``serializers``)."""
+the services' results (no serializer classes: the shapes are the README's
+"API" section, documented for the schema in ``serializers``)."""
 
 from __future__ import annotations
 

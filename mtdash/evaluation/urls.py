@@ -1,12 +1,16 @@
+"""The evaluation app's pages: test sets, outputs and scoring jobs, the
+leaderboard, compare, system, reference, readability, manage and external
+scores pages (each feature's views in its folder)."""
+
 import re
 
 from django.urls import path, register_converter
 
-from mtdash.evaluation import job_views, views
+from mtdash.evaluation import views
 from mtdash.evaluation.compare import views as compare_views
 from mtdash.evaluation.external_scores import views as external_scores_views
 from mtdash.evaluation.leaderboard import exports
-from mtdash.evaluation.leaderboard import views as leaderboard_status_views
+from mtdash.evaluation.leaderboard import views as leaderboard_views
 from mtdash.evaluation.manage import views as manage_views
 from mtdash.evaluation.readability import views as readability_views
 from mtdash.evaluation.readability.exports import STABILITY_FORMATS, TEST_SET_FORMATS
@@ -61,19 +65,25 @@ register_converter(StabilityFormat, "stability_format")
 urlpatterns = [
     path("", views.home, name="home"),
     path("test-sets/new/", views.test_set_new, name="test_set_new"),
-    path("test-sets/<int:pk>/", views.test_set_detail, name="test_set_detail"),
+    path(
+        "test-sets/<int:pk>/",
+        leaderboard_views.test_set_detail,
+        name="test_set_detail",
+    ),
     path(
         "test-sets/<int:pk>/leaderboard.<export_format:fmt>",
-        views.test_set_export,
+        leaderboard_views.test_set_export,
         name="test_set_export",
     ),
     path(
         "test-sets/<int:pk>/leaderboard/status.json",
-        leaderboard_status_views.leaderboard_status,
+        leaderboard_views.leaderboard_status,
         name="leaderboard_status",
     ),
     path(
-        "test-sets/<int:pk>/p-values/", views.test_set_pvalues, name="test_set_pvalues"
+        "test-sets/<int:pk>/p-values/",
+        leaderboard_views.test_set_pvalues,
+        name="test_set_pvalues",
     ),
     path("test-sets/<int:pk>/outputs/new/", views.output_new, name="output_new"),
     path(
@@ -81,7 +91,7 @@ urlpatterns = [
     ),
     path("jobs/<int:pk>/", views.job_detail, name="job_detail"),
     path("jobs/<int:pk>/status.json", views.job_status, name="job_status"),
-    path("jobs/<int:pk>/retry/", job_views.job_retry, name="job_retry"),
+    path("jobs/<int:pk>/retry/", views.job_retry, name="job_retry"),
     # A system's output and its sentences, two outputs side by side, the
     # references, renaming/hiding/deleting.
     path("outputs/<int:pk>/", system_views.output_detail, name="output_detail"),

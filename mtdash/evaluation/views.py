@@ -1,33 +1,27 @@
-"""Views: fetch what the user may see, call a service, render. Nothing heavy."""
+"""The app's core pages: the home page, uploading a test set and a system
+output, rescoring, and the scoring jobs. Views fetch what the user may see,
+call a service and render; nothing heavy. The leaderboard, compare, system,
+reference, readability and manage pages live in their feature's folder."""
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
 from django.shortcuts import redirect, render
-from django.utils.safestring import mark_safe
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from mtdash.common.languages import language_label
-from mtdash.common.responses import download_response, job_status_response
+from mtdash.common.responses import job_status_response
 from mtdash.evaluation import access
 from mtdash.evaluation.forms import (
     MetricSelectionForm,
     SystemOutputUploadForm,
     TestSetUploadForm,
 )
-from mtdash.evaluation.leaderboard import exports
-from mtdash.evaluation.leaderboard.build import build_leaderboard, metric_decimals
-from mtdash.evaluation.leaderboard.page import (
-    CORRECTION_CHOICES,
-    leaderboard_fragment,
-)
-from mtdash.evaluation.leaderboard.pvalues import compared_columns, pvalue_matrix
-from mtdash.evaluation.leaderboard.refresh import leaderboard_state
+from mtdash.evaluation.leaderboard.build import metric_decimals
 from mtdash.evaluation.models import ScoringJob
-from mtdash.evaluation.services.scoring_jobs import rescore_test_set
+from mtdash.evaluation.services.scoring_jobs import rescore_test_set, retry_scoring_job
 from scoring.language_defaults import tokenizer_for
 
 
@@ -75,76 +69,6 @@ def _report_upload(request, form, detected=()) -> None:
         messages.info(request, f"Read {sentence}.")
     for warning in form.warnings:
         messages.warning(request, warning)
-
-
-@login_required
-@require_GET
-def test_set_detail(request, pk: int):
-    test_set = access.get_test_set(request.user, pk)
-    fragment = leaderboard_fragment(
-        test_set,
-        request.GET.get("metric"),
-        request.GET.get("test"),
-        request.GET.get("correction"),
-    )
-    context = {
-        "test_set": test_set,
-        "leaderboard_html": mark_safe(fragment.html),  # rendered with autoescape
-        # Polled by leaderboard_refresh.js while workers will change the table.
-        "leaderboard_state": leaderboard_state(
-            test_set,
-            request.GET.get("metric"),
-            request.GET.get("test"),
-            request.GET.get("correction"),
-        ),
-        "figure": fragment.has_figure,
-        "rescore_form": MetricSelectionForm(test_set=test_set),
-        "n_segments": test_set.segments.count(),
-        "reference_labels": list(
-            test_set.reference_sets.values_list("label", flat=True)
-        ),
-    }
-    return render(request, "evaluation/test_set_detail.html", context)
-
-
-@login_required
-@require_GET
-def test_set_pvalues(request, pk: int):
-    """The p-value matrix of one metric (``?metric=``, ``?test=bootstrap|ar``,
-    ``?correction=holm|bonferroni|none``)."""
-    test_set = access.get_test_set(request.user, pk)
-    matrix = pvalue_matrix(
-        test_set,
-        request.GET.get("metric"),
-        request.GET.get("test"),
-        request.GET.get("correction"),
-    )
-    context = {
-        "test_set": test_set,
-        "matrix": matrix,
-        "columns": compared_columns(test_set),
-        "corrections": CORRECTION_CHOICES,
-    }
-    return render(request, "evaluation/pvalues.html", context)
-
-
-@login_required
-@require_GET
-def test_set_export(request, pk: int, fmt: str):
-    """The leaderboard as a download, ranked like the page (``?metric=``)."""
-    render_export = exports.FORMATS.get(fmt)
-    if render_export is None:  # the URL admits only known formats; a backstop
-        raise Http404(f"no leaderboard export in {fmt!r}")
-    test_set = access.get_test_set(request.user, pk)
-    leaderboard = build_leaderboard(
-        test_set,
-        rank_by=request.GET.get("metric"),
-        test=request.GET.get("test"),
-        correction=request.GET.get("correction"),
-    )
-    return download_response(
-        render_export(leaderboard), f"leaderboard-{test_set.pk}.{fmt}"
-    )
 
 
 @login_required
@@ -207,3 +131,17 @@ def job_detail(request, pk: int):
 def job_status(request, pk: int):
     """Polled by the job page while the job runs."""
     return job_status_response(access.get_job(request.user, pk))
+
+
+@login_required
+@require_POST
+def job_retry(request, pk: int):
+    """Queue a failed job, or one whose worker stopped, again."""
+    job = access.get_job(request.user, pk)
+    if retry_scoring_job(job):
+        messages.success(request, "Queued the job again.")
+    else:
+        messages.error(
+            request, "Only a failed job, or one whose worker stopped, can run again."
+        )
+    return redirect(job)

@@ -1,7 +1,7 @@
-"""Human judgments of system outputs and metric scores computed elsewhere.
+"""Human judgments of system outputs, and the campaigns that collect them.
 
 Judgments keep every raw value with its judge and criterion, so per-judge
-z-scores and WMT-style aggregates (issue #12) are computed from them, never
+z-scores and WMT-style aggregates are computed from them, never
 stored instead of them. Segments are addressed by their 0-based ``index``
 (line number − 1), as in :mod:`mtdash.evaluation.models`.
 """

@@ -1,3 +1,6 @@
+"""The judgments app's pages: imports, judging campaigns, the overview and
+disagreement explorer, and the metrics' correlations with the judgments."""
+
 from django.urls import path
 
 from mtdash.judgments.campaigns import views as campaign_views

@@ -1,4 +1,4 @@
-"""The ORANGE results of a test set's n-best lists, for other pages (issue #12)."""
+"""The ORANGE results of a test set's n-best lists, for other pages (the test set's and metric-evaluation pages)."""
 
 from __future__ import annotations
 

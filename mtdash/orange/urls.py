@@ -1,3 +1,5 @@
+"""The ORANGE app's pages: n-best lists, ORANGE jobs and their reviews."""
+
 from django.urls import path
 
 from mtdash.orange import views

@@ -1,7 +1,7 @@
 """Bucketed analyses of one output, as compare-mt does them.
 
 Definitions follow compare-mt (Neubig et al. 2019, NAACL demo;
-``compare_mt/bucketers.py`` of github.com/neubig/compare-mt):
+its bucketers module, github.com/neubig/compare-mt):
 
 - **Buckets from cutoffs** (``Bucketer.set_bucket_cutoffs`` and
   ``cutoff_into_bucket``): a value goes to the first bucket whose cutoff it

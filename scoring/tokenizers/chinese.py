@@ -1,6 +1,6 @@
 """sacreBLEU's ``zh`` tokenizer: Chinese characters one by one, the rest as 13a.
 
-sacreBLEU 2.x (``tokenizers/tokenizer_zh.py``, by Shujian Huang) scores Chinese
+sacreBLEU 2.x (its ``tokenizer_zh`` module, by Shujian Huang) scores Chinese
 output by making each "Chinese" character a word of its own and tokenising
 what lies between them with the punctuation rules of ``13a``. This module
 reproduces it token for token (checked on every line of the WMT21 Chinese

@@ -222,7 +222,7 @@ class OrangeJobRetry(APIView):
         return retry(scoped_or_404(orange_access.jobs_of(request.user), pk))
 
 
-# -- The paired test and reviews of candidates above the references (issue #12) --
+# -- The paired test and reviews of candidates above the references --
 
 
 class OrangeComparison(APIView):

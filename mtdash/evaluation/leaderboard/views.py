@@ -1,13 +1,96 @@
-"""The small status JSON a leaderboard page polls while statistics are pending."""
+"""The leaderboard pages: the test set's page (the leaderboard with its
+charts), its p-value matrix, its exports, and the small status JSON the page
+polls while statistics are pending."""
 
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.http import JsonResponse
+from django.http import Http404, JsonResponse
+from django.shortcuts import render
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
 
+from mtdash.common.responses import download_response
 from mtdash.evaluation import access
+from mtdash.evaluation.forms import MetricSelectionForm
+from mtdash.evaluation.leaderboard import exports
+from mtdash.evaluation.leaderboard.build import build_leaderboard
+from mtdash.evaluation.leaderboard.page import (
+    CORRECTION_CHOICES,
+    leaderboard_fragment,
+)
+from mtdash.evaluation.leaderboard.pvalues import compared_columns, pvalue_matrix
 from mtdash.evaluation.leaderboard.refresh import leaderboard_state
+
+
+@login_required
+@require_GET
+def test_set_detail(request, pk: int):
+    test_set = access.get_test_set(request.user, pk)
+    fragment = leaderboard_fragment(
+        test_set,
+        request.GET.get("metric"),
+        request.GET.get("test"),
+        request.GET.get("correction"),
+    )
+    context = {
+        "test_set": test_set,
+        "leaderboard_html": mark_safe(fragment.html),  # rendered with autoescape
+        # Polled by leaderboard_refresh.js while workers will change the table.
+        "leaderboard_state": leaderboard_state(
+            test_set,
+            request.GET.get("metric"),
+            request.GET.get("test"),
+            request.GET.get("correction"),
+        ),
+        "figure": fragment.has_figure,
+        "rescore_form": MetricSelectionForm(test_set=test_set),
+        "n_segments": test_set.segments.count(),
+        "reference_labels": list(
+            test_set.reference_sets.values_list("label", flat=True)
+        ),
+    }
+    return render(request, "evaluation/test_set_detail.html", context)
+
+
+@login_required
+@require_GET
+def test_set_pvalues(request, pk: int):
+    """The p-value matrix of one metric (``?metric=``, ``?test=bootstrap|ar``,
+    ``?correction=holm|bonferroni|none``)."""
+    test_set = access.get_test_set(request.user, pk)
+    matrix = pvalue_matrix(
+        test_set,
+        request.GET.get("metric"),
+        request.GET.get("test"),
+        request.GET.get("correction"),
+    )
+    context = {
+        "test_set": test_set,
+        "matrix": matrix,
+        "columns": compared_columns(test_set),
+        "corrections": CORRECTION_CHOICES,
+    }
+    return render(request, "evaluation/pvalues.html", context)
+
+
+@login_required
+@require_GET
+def test_set_export(request, pk: int, fmt: str):
+    """The leaderboard as a download, ranked like the page (``?metric=``)."""
+    render_export = exports.FORMATS.get(fmt)
+    if render_export is None:  # the URL admits only known formats; a backstop
+        raise Http404(f"no leaderboard export in {fmt!r}")
+    test_set = access.get_test_set(request.user, pk)
+    leaderboard = build_leaderboard(
+        test_set,
+        rank_by=request.GET.get("metric"),
+        test=request.GET.get("test"),
+        correction=request.GET.get("correction"),
+    )
+    return download_response(
+        render_export(leaderboard), f"leaderboard-{test_set.pk}.{fmt}"
+    )
 
 
 @login_required

@@ -53,7 +53,7 @@ def correlations(request, pk: int):
         # Which imports and campaigns each criterion's human scores come from.
         "human_sources": criteria_sources(test_set.pk),
     }
-    return render(request, "evaluation/correlations.html", context)
+    return render(request, "judgments/correlations.html", context)
 
 
 @login_required

@@ -90,7 +90,7 @@ class ReviewReport:
     share_good_high: float
     confident: bool
     criterion: str = CRITERION
-    # Which interval ``low``/``high`` are (issue 19: every output names it).
+    # Which interval ``low``/``high`` are: every output names it.
     interval: str = "95% Wilson score interval for a proportion, two-sided"
 
     def to_dict(self) -> dict:

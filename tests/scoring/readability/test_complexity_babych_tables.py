@@ -1,6 +1,6 @@
 """Tables 3, 4 and 5 of Babych, Elliott & Hartley (2005), recomputed.
 
-The inputs are typed in from the paper (``../shared/seeds/004_…txt``):
+The inputs are typed in from the paper's printed tables:
 Table 2 (raw BLEU r1n4 and WNM recall per system and text type) and Table 3
 (readability of the French originals). Our code computes everything else,
 which is compared with the published outputs at their printed precision:

@@ -20,8 +20,8 @@ from scoring.readability.syllables.counter import (
 )
 from scoring.readability.syllables.english import rule_syllables
 
-# Counted wrongly by the spelling rules alone (issue 19: maybe 1, timetable
-# 4, Charles 2, areas 2, European 3); right from the dictionary.
+# Counted wrongly by the spelling rules alone (maybe 1, timetable 4,
+# Charles 2, areas 2, European 3); right from the dictionary.
 DICTIONARY_WORDS = {
     "maybe": 2,
     "timetable": 3,

@@ -1,5 +1,5 @@
 """Ties for the best metric, too few points, and the tests named with their
-sidedness (issue 19, items 3 and 5, correlation part)."""
+sidedness."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The metric-evaluation page, its exports and the API name what their
-numbers are (issue 19, items 2, 3 and 5, correlation part): the interval
+numbers are: the interval
 (two-sided percentile bootstrap, whole segments resampled at sentence
 level), the paired test against the best with its sidedness, every tied
 best metric, and "too few points" for a criterion judged for two systems."""
