@@ -99,7 +99,7 @@ def test_broken_gzip_data_is_refused(api, test_set, artifact_dir):
 def test_a_malformed_list_is_named_with_its_line(api, test_set, artifact_dir):
     from pathlib import Path
 
-    fixture = Path(__file__).resolve().parent.parent / "fixtures" / "malformed"
+    fixture = Path(__file__).resolve().parents[2] / "fixtures" / "malformed"
     data = (fixture / "id-out-of-range.nbest").read_bytes()
     response = upload_nbest(api, test_set, data, name="id-out-of-range.nbest")
     problem = refusal(api, response)

@@ -16,7 +16,7 @@ from tests.web.api.conftest import test_set_upload
 from tests.web.helpers import text_file
 
 URL = "/api/v1/test-sets/"
-MALFORMED = Path(__file__).resolve().parent.parent / "fixtures" / "malformed"
+MALFORMED = Path(__file__).resolve().parents[2] / "fixtures" / "malformed"
 
 
 def test_an_upload_answers_its_id_segments_and_references(api, team):

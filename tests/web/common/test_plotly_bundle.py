@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from django.template.loader import render_to_string
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 VENDOR = ROOT / "static" / "vendor"
 SNIPPET = ROOT / "templates" / "_plotly.html"
 MAX_BUNDLE_BYTES = 1_500_000

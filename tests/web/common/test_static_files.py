@@ -16,7 +16,7 @@ from mtdash.evaluation.services.scoring_jobs import run_scoring_job
 from mtdash.evaluation.services.uploads import create_system_output
 from tests.conftest import PASSWORD
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 YEAR = 365 * 24 * 3600
 
 pytestmark = pytest.mark.django_db

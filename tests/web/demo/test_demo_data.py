@@ -40,7 +40,7 @@ MIN_BLEU_GAP = 2.0
 MAX_SENTENCE_BLEU_BETWEEN_TRANSLATORS = 70.0
 MAX_CORPUS_BLEU_BETWEEN_TRANSLATORS = 50.0
 
-DEMO_PACKAGE_DIR = Path(__file__).resolve().parents[2] / "mtdash" / "demo"
+DEMO_PACKAGE_DIR = Path(__file__).resolve().parents[3] / "mtdash" / "demo"
 
 
 @cache

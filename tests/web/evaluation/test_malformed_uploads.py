@@ -31,7 +31,7 @@ from tests.web.orange.orange_support import (  # noqa: F401  (fixture)
     check_waiting_uploads,
 )
 
-CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "malformed"
+CORPUS = Path(__file__).resolve().parents[2] / "fixtures" / "malformed"
 FIVE_MB = 5 * 1024 * 1024
 SAVE = "save it as UTF-8"
 NOT_TEXT = "not plain text; upload the text itself, UTF-8, one segment per line"

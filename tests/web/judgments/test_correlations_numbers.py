@@ -38,7 +38,7 @@ from tests.scoring.support.realdata import (
     segment_count,
 )
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
+PROJECT_ROOT = Path(__file__).resolve().parents[3]
 SEED = 4321
 SAMPLES = 200
 METRICS = ["bleu", "chrf", "ter"]

@@ -19,7 +19,7 @@ from mtdash.common.upload_checks import UploadProblem
 from mtdash.orange.nbest import checks as nbest_checks
 from mtdash.orange.nbest.uploads import parse_nbest_upload
 
-CORPUS = Path(__file__).resolve().parent.parent / "fixtures" / "malformed"
+CORPUS = Path(__file__).resolve().parents[2] / "fixtures" / "malformed"
 BLOCK_SIZES = (1, 2, 7, 64, 1 << 20)
 N_SEGMENTS = 3
 
