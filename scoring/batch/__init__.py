@@ -5,7 +5,8 @@ Texts are tokenised once per token view and interned to integer ids
 (:mod:`scoring.batch.grid`); compiled kernels (Numba) compute per-pair or
 per-subset statistics for whole groups of hypotheses at once
 (``kernels_*``); family modules turn them into each metric's scores exactly
-as its own code would (``*_family``); :mod:`scoring.batch.engine` is the
+as its own code would (``*_family``, each a
+:class:`~scoring.batch.family.MetricFamily`); :mod:`scoring.batch.engine` is the
 entry point (:func:`~scoring.batch.engine.supports`,
 :func:`~scoring.batch.engine.subset_scores`).
 

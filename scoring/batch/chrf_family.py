@@ -25,11 +25,11 @@ transcendental functions), so choice and value agree bit for bit (tested).
 from __future__ import annotations
 
 import string
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from scoring.batch.family import MetricFamily
 from scoring.batch.grid import PairGrid
 from scoring.batch.kernels_chrf import (
     pair_order_matches,
@@ -51,10 +51,6 @@ class ChrfText:
 
     def __call__(self, text: str) -> list[str]:
         return [text.lower() if self.lowercase else text]
-
-
-def chrf_token_view(metric: CHRF) -> ChrfText:
-    return ChrfText(metric.lowercase)
 
 
 def _spell_out(
@@ -227,17 +223,18 @@ def _pair_statistics(grid: PairGrid, max_order: int) -> np.ndarray:
     return np.stack(columns, axis=-1)
 
 
-class ChrfFamily:
+class ChrfFamily(MetricFamily[CHRF]):
     """chrF and chrF++ metrics of one token view: one kernel pass for the
     character orders and one for the word orders, shared by all."""
-
-    def __init__(self, metrics: Sequence[CHRF]) -> None:
-        self.metrics = tuple(metrics)
 
     @staticmethod
     def handles(metric: object) -> bool:
         # Exact classes: a subclass may compute its statistics differently.
         return type(metric) in (CHRF, CHRFPlusPlus)
+
+    @staticmethod
+    def token_view(metric: CHRF) -> ChrfText:
+        return ChrfText(metric.lowercase)
 
     def scores(self, grid: PairGrid, masks: np.ndarray) -> list[np.ndarray]:
         """Sentence chrF (0-100) of every hypothesis against every subset:

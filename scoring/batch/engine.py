@@ -11,24 +11,25 @@ give for the same hypothesis and references (tests compare them).
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from typing import Any
 
 import numpy as np
 
 from scoring.base import Metric
-from scoring.batch.chrf_family import ChrfFamily, chrf_token_view
+from scoring.batch.chrf_family import ChrfFamily
 from scoring.batch.error_family import ErrorRateFamily
+from scoring.batch.family import MetricFamily
 from scoring.batch.grid import PairGrid
 from scoring.batch.gtm_family import GtmFamily
-from scoring.batch.meteor_family import MeteorFamily, meteor_words_view
+from scoring.batch.meteor_family import MeteorFamily
 from scoring.batch.ngram_family import BleuFamily, NistFamily
-from scoring.batch.red_family import RedFamily, red_token_view
+from scoring.batch.red_family import RedFamily
 from scoring.batch.rouge_family import RougeFamily
 from scoring.batch.ter_family import TerFamily
 from scoring.batch.wnm_family import WnmFamily
-from scoring.metrics.rouge.base import RougeBase
-from scoring.metrics.ter.metric import TER
 
-_FAMILIES = (
+# Each metric is handled by at most one family (tested).
+FAMILIES: tuple[type[MetricFamily[Any]], ...] = (
     RougeFamily,
     BleuFamily,
     NistFamily,
@@ -44,23 +45,24 @@ _FAMILIES = (
 
 def supports(metric: Metric) -> bool:
     """True when the batch engine computes this metric exactly."""
-    return any(family.handles(metric) for family in _FAMILIES)
+    return family_of(metric) is not None
+
+
+def family_of(metric: Metric) -> type[MetricFamily[Any]] | None:
+    """The family that scores this metric, or None when the engine does not."""
+    for family in FAMILIES:
+        if family.handles(metric):
+            return family
+    return None
 
 
 def token_view(metric: Metric) -> Hashable:
     """The text -> tokens callable the metric applies (hashable; metrics
-    with equal views share one tokenisation)."""
-    if isinstance(metric, RougeBase):
-        return metric.processor
-    if isinstance(metric, TER):
-        return metric.preprocessor
-    if ChrfFamily.handles(metric):
-        return chrf_token_view(metric)  # type: ignore[arg-type]
-    if MeteorFamily.handles(metric):
-        return meteor_words_view(metric)  # type: ignore[arg-type]
-    if RedFamily.handles(metric):
-        return red_token_view(metric)  # type: ignore[arg-type]
-    return metric.tokenizer  # BLEU, NIST, WER, PER, GTM, WNM
+    with equal views share one tokenisation). The metric must be supported."""
+    family = family_of(metric)
+    if family is None:
+        raise ValueError(f"the batch engine does not support: {metric.name}")
+    return family.token_view(metric)
 
 
 def subset_scores(
@@ -75,7 +77,7 @@ def subset_scores(
     """
     masks = np.asarray(masks, dtype=np.int64)
     results: list[np.ndarray | None] = [None] * len(metrics)
-    for family in _FAMILIES:
+    for family in FAMILIES:
         indices = [i for i, metric in enumerate(metrics) if family.handles(metric)]
         if not indices:
             continue

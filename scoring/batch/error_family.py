@@ -11,11 +11,9 @@ scores from the rows.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 
-from scoring.base import Metric
+from scoring.batch.family import MetricFamily
 from scoring.batch.grid import PairGrid
 from scoring.batch.kernels_edit import bag_matches_grid, levenshtein_grid
 from scoring.batch.ngram_family import subset_mean_lengths
@@ -23,6 +21,7 @@ from scoring.batch.subsets import membership, subset_min_first, take_columns
 from scoring.metrics.edit.per import PER
 from scoring.metrics.edit.ser import SER
 from scoring.metrics.edit.wer import WER
+from scoring.tokenizers import Tokenizer
 
 
 def _grid_args(grid: PairGrid) -> tuple:
@@ -37,15 +36,16 @@ def _grid_args(grid: PairGrid) -> tuple:
     )
 
 
-class ErrorRateFamily:
+class ErrorRateFamily(MetricFamily[WER | PER | SER]):
     """WER, PER and SER metrics of one tokenizer."""
-
-    def __init__(self, metrics: Sequence[Metric]) -> None:
-        self.metrics = tuple(metrics)
 
     @staticmethod
     def handles(metric: object) -> bool:
         return type(metric) in (WER, PER, SER)
+
+    @staticmethod
+    def token_view(metric: WER | PER | SER) -> Tokenizer:
+        return metric.tokenizer
 
     def scores(self, grid: PairGrid, masks: np.ndarray) -> list[np.ndarray]:
         """Sentence WER/PER/SER (percent) of every hypothesis against every

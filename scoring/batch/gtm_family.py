@@ -10,26 +10,27 @@ and its ``sentence_scores_from_statistics`` makes the scores.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable
 
 import numpy as np
 
-from scoring.base import Metric
+from scoring.batch.family import MetricFamily
 from scoring.batch.grid import PairGrid
 from scoring.batch.kernels_gtm import gtm_subset_matching
 from scoring.metrics.gtm.metric import GTM
 
 
-class GtmFamily:
+class GtmFamily(MetricFamily[GTM]):
     """GTM metrics of one tokenizer (any exponents), scored together."""
-
-    def __init__(self, metrics: Sequence[Metric]) -> None:
-        self.metrics = tuple(metrics)
 
     @staticmethod
     def handles(metric: object) -> bool:
         # The exact class: a subclass may match differently.
         return type(metric) is GTM
+
+    @staticmethod
+    def token_view(metric: GTM) -> Callable[[str], tuple[str, ...]]:
+        return metric.tokenizer
 
     def statistics(self, grid: PairGrid, masks: np.ndarray) -> list[np.ndarray]:
         """``[mms, hyp_len, mean_ref_len]`` of every hypothesis against every

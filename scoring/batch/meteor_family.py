@@ -10,18 +10,19 @@ scores them, each subset keeps its first best reference
 ``sentence_scores_from_statistics`` scores the kept rows.
 
 Words are METEOR's own (:class:`MeteorWords`: ``-norm`` and lower case as
-configured), so :func:`scoring.batch.engine.token_view` hands this view to
-the grid builders. Pairs the kernel cannot take (a search key overflowing,
-e.g. thousands of words) are scored by the metric's Python code.
+configured): :meth:`MeteorFamily.token_view`, which
+:func:`scoring.batch.engine.token_view` hands to the grid builders. Pairs
+the kernel cannot take (a search key overflowing, e.g. thousands of words)
+are scored by the metric's Python code.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from scoring.batch.family import MetricFamily
 from scoring.batch.grid import PairGrid
 from scoring.batch.kernels_meteor import meteor_pair_rows
 from scoring.batch.meteor_lexicon import lexicon_for
@@ -42,10 +43,6 @@ class MeteorWords:
 
     def __call__(self, text: str) -> tuple[str, ...]:
         return meteor_words(text, self.lang, self.norm, self.lowercase)
-
-
-def meteor_words_view(metric: Meteor) -> MeteorWords:
-    return MeteorWords(metric.lang, metric.norm, metric.lowercase)
 
 
 def pair_rows(metric: Meteor, grid: PairGrid) -> np.ndarray:
@@ -85,15 +82,16 @@ def _python_row(metric: Meteor, grid: PairGrid, h: int, k: int) -> list[int]:
     )
 
 
-class MeteorFamily:
+class MeteorFamily(MetricFamily[Meteor]):
     """METEOR metrics (any parameters) of one word view."""
-
-    def __init__(self, metrics: Sequence[Meteor]) -> None:
-        self.metrics = tuple(metrics)
 
     @staticmethod
     def handles(metric: object) -> bool:
         return type(metric) is Meteor
+
+    @staticmethod
+    def token_view(metric: Meteor) -> MeteorWords:
+        return MeteorWords(metric.lang, metric.norm, metric.lowercase)
 
     def scores(self, grid: PairGrid, masks: np.ndarray) -> list[np.ndarray]:
         """Sentence METEOR (0-1) of every hypothesis against every subset:

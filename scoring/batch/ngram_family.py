@@ -24,10 +24,10 @@ ratio, and so every weight, unchanged).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 
 import numpy as np
 
+from scoring.batch.family import MetricFamily
 from scoring.batch.grid import PairGrid
 from scoring.batch.kernels_ngram import clipped_subset_matches, nist_subset_information
 from scoring.batch.kernels_nist import nist_fixed_information
@@ -36,6 +36,7 @@ from scoring.batch.subsets import membership
 from scoring.metrics.ngram.bleu import BLEU, BLEUS
 from scoring.metrics.ngram.nist import NIST
 from scoring.metrics.ngram.nist_reference_weights import ReferenceWeights
+from scoring.tokenizers import Tokenizer
 
 
 def _grid_args(grid: PairGrid) -> tuple:
@@ -76,17 +77,18 @@ def subset_mean_lengths(ref_lengths: np.ndarray, member: np.ndarray) -> np.ndarr
     return total / member.sum(axis=1)
 
 
-class BleuFamily:
+class BleuFamily(MetricFamily[BLEU]):
     """BLEU and BLEUS metrics of one tokenizer; one kernel pass up to the
     largest order."""
-
-    def __init__(self, metrics: Sequence[BLEU]) -> None:
-        self.metrics = tuple(metrics)
 
     @staticmethod
     def handles(metric: object) -> bool:
         # Exact classes: a subclass may compute its statistics differently.
         return type(metric) in (BLEU, BLEUS)
+
+    @staticmethod
+    def token_view(metric: BLEU) -> Tokenizer:
+        return metric.tokenizer
 
     def scores(self, grid: PairGrid, masks: np.ndarray) -> list[np.ndarray]:
         """Sentence BLEU (0-100) of every hypothesis against every subset:
@@ -123,15 +125,16 @@ class BleuFamily:
         return results
 
 
-class NistFamily:
+class NistFamily(MetricFamily[NIST]):
     """NIST metrics of one tokenizer; one kernel pass per maximum order."""
-
-    def __init__(self, metrics: Sequence[NIST]) -> None:
-        self.metrics = tuple(metrics)
 
     @staticmethod
     def handles(metric: object) -> bool:
         return type(metric) is NIST
+
+    @staticmethod
+    def token_view(metric: NIST) -> Tokenizer:
+        return metric.tokenizer
 
     def scores(self, grid: PairGrid, masks: np.ndarray) -> list[np.ndarray]:
         """Sentence NIST of every hypothesis against every subset: one

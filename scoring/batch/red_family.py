@@ -9,7 +9,7 @@ matrix as the model's own ``feature_matrix``; the model's own ``scores``
 (the tree's expected grade) and the metric's ``sentence_scores_from_statistics``
 then make the scores, so the values are the per-pair code's.
 
-Token ids are the model's tokenizer's (:func:`red_token_view`); whether a
+Token ids are the model's tokenizer's (:meth:`RedFamily.token_view`); whether a
 token is a content word and which content words share a WordNet synset are
 looked up once per token (per grid) from the grid's vocabulary.
 """
@@ -21,19 +21,13 @@ from functools import lru_cache
 
 import numpy as np
 
-from scoring.base import Metric
+from scoring.batch.family import MetricFamily
 from scoring.batch.grid import PairGrid
 from scoring.batch.kernels_red import red_subset_features
 from scoring.metrics.red.features import Variant, is_content_word
 from scoring.metrics.red.metric import RED
 from scoring.metrics.red.semantic import load_synonyms
 from scoring.tokenizers import get_tokenizer
-
-
-def red_token_view(metric: RED) -> Callable[[str], Sequence[str]]:
-    """The tokenizer of the metric's model (hashable, shared by equal ones)."""
-    model = metric.trained_model
-    return get_tokenizer(model.tokenize, model.lowercase)
 
 
 def policy_arrays(variants: Sequence[Variant]) -> tuple[np.ndarray, ...]:
@@ -111,15 +105,18 @@ def related_content_words(
     return np.array(sorted(keys), dtype=np.int64)
 
 
-class RedFamily:
+class RedFamily(MetricFamily[RED]):
     """RED metrics (any model and feature set) of one tokenizer."""
-
-    def __init__(self, metrics: Sequence[Metric]) -> None:
-        self.metrics = tuple(metrics)
 
     @staticmethod
     def handles(metric: object) -> bool:
         return type(metric) is RED
+
+    @staticmethod
+    def token_view(metric: RED) -> Callable[[str], Sequence[str]]:
+        """The tokenizer of the metric's model (hashable, shared by equal ones)."""
+        model = metric.trained_model
+        return get_tokenizer(model.tokenize, model.lowercase)
 
     def features(self, metric: RED, grid: PairGrid, masks: np.ndarray) -> np.ndarray:
         """The model's feature vectors: ``(H, S, n_features)`` float64."""

@@ -13,12 +13,12 @@ arithmetic, vectorised, in the same order of operations.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from scoring.batch.exact_math import libm_power, python_powers, round5
+from scoring.batch.family import MetricFamily
 from scoring.batch.grid import PairGrid
 from scoring.batch.kernels_edit import bag_matches_grid
 from scoring.batch.kernels_lcs import lcs_grid, wlcs_grid
@@ -33,6 +33,7 @@ from scoring.batch.subsets import (
 )
 from scoring.metrics.rouge.base import RougeBase
 from scoring.metrics.rouge.metrics import RougeL, RougeN, RougeS, RougeSU, RougeW
+from scoring.metrics.rouge.preprocess import RougeTextProcessor
 from scoring.metrics.rouge.stats import MEASURE_COLUMNS
 
 # From this many ROUGE-W weights on, wlcs_grid_all_weights beats one
@@ -69,16 +70,17 @@ def skip_bigram_total(lengths: np.ndarray, max_skip: int | None) -> np.ndarray:
     return (full * reach + partial * (partial - 1) // 2).astype(np.float64)
 
 
-class RougeFamily:
+class RougeFamily(MetricFamily[RougeBase]):
     """The ROUGE metrics of one text processor, scored together."""
-
-    def __init__(self, metrics: Sequence[RougeBase]) -> None:
-        self.metrics = tuple(metrics)
 
     @staticmethod
     def handles(metric: object) -> bool:
         # Exact classes: a subclass may count pairs differently.
         return type(metric) in (RougeN, RougeL, RougeW, RougeS, RougeSU)
+
+    @staticmethod
+    def token_view(metric: RougeBase) -> RougeTextProcessor:
+        return metric.processor
 
     # -- kernels shared by the metrics -------------------------------------
 

@@ -15,16 +15,16 @@ metrics with the same text settings share one grid and one kernel pass.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 
+from scoring.batch.family import MetricFamily
 from scoring.batch.grid import PairGrid
 from scoring.batch.kernels_ter import ter_edits_grid
 from scoring.batch.ngram_family import subset_mean_lengths
 from scoring.batch.subsets import membership, subset_min_first
 from scoring.metrics.ter.beam import BEAM_WIDTH
 from scoring.metrics.ter.metric import TER
+from scoring.metrics.ter.preprocess import TerPreprocessor
 
 
 def ter_grid_edits(grid: PairGrid) -> np.ndarray:
@@ -42,16 +42,17 @@ def ter_grid_edits(grid: PairGrid) -> np.ndarray:
     )
 
 
-class TerFamily:
+class TerFamily(MetricFamily[TER]):
     """TER metrics of one text preprocessing."""
-
-    def __init__(self, metrics: Sequence[TER]) -> None:
-        self.metrics = tuple(metrics)
 
     @staticmethod
     def handles(metric: object) -> bool:
         # The exact class: a subclass may compute its rows differently.
         return type(metric) is TER
+
+    @staticmethod
+    def token_view(metric: TER) -> TerPreprocessor:
+        return metric.preprocessor
 
     def scores(self, grid: PairGrid, masks: np.ndarray) -> list[np.ndarray]:
         """Sentence TER (percent) of every hypothesis against every subset:

@@ -21,11 +21,11 @@ and the scores the metric forms from them, are the same bits.
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable
 
 import numpy as np
 
-from scoring.base import Metric
+from scoring.batch.family import MetricFamily
 from scoring.batch.grid import PairGrid
 from scoring.batch.kernels_wnm import wnm_subset_statistics
 from scoring.errors import MetricError
@@ -85,15 +85,16 @@ def _token_weight_rows(metric: WNM, grid: PairGrid) -> tuple[np.ndarray, np.ndar
     return np.stack(rows), group_rows
 
 
-class WnmFamily:
+class WnmFamily(MetricFamily[WNM]):
     """Every WNM setting; scores only metrics bound to the grid's sentences."""
-
-    def __init__(self, metrics: Sequence[Metric]) -> None:
-        self.metrics = tuple(metrics)
 
     @staticmethod
     def handles(metric: object) -> bool:
         return type(metric) is WNM
+
+    @staticmethod
+    def token_view(metric: WNM) -> Callable[[str], tuple[str, ...]]:
+        return metric.tokenizer
 
     def scores(self, grid: PairGrid, masks: np.ndarray) -> list[np.ndarray]:
         """``(H, S)`` sentence scores per metric (bound with ``for_sentences``)."""
