@@ -4,9 +4,8 @@ the services' results (no serializer classes: the shapes are the README's
 
 from __future__ import annotations
 
-import math
-
 from mtdash.common.jobs import Job
+from mtdash.common.numbers import json_safe
 from mtdash.evaluation.leaderboard.as_json import leaderboard_json
 from mtdash.evaluation.leaderboard.build import Leaderboard
 from mtdash.evaluation.models import ScoringJob, TestSet
@@ -100,21 +99,7 @@ def orange_results(
             )[1][0]
         return texts[sentence_id][candidate]
 
-    return _json_safe(orange_json(results, text_of, limit=limit))
-
-
-def _json_safe(value):
-    if isinstance(value, float):
-        return _finite(value)
-    if isinstance(value, dict):
-        return {key: _json_safe(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_json_safe(item) for item in value]
-    return value
-
-
-def _finite(value: float | None) -> float | None:
-    return value if value is not None and math.isfinite(value) else None
+    return json_safe(orange_json(results, text_of, limit=limit))
 
 
 def _iso(moment) -> str | None:

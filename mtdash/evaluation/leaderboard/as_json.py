@@ -19,8 +19,7 @@ randomisation over the segments judged for both systems.
 
 from __future__ import annotations
 
-import math
-
+from mtdash.common.numbers import finite
 from mtdash.evaluation.leaderboard.build import Leaderboard
 from mtdash.evaluation.leaderboard.significance import SIDED, stored_p_values
 from mtdash.evaluation.models import MetricComparison
@@ -35,7 +34,7 @@ def leaderboard_json(board: Leaderboard, p_values: bool = False) -> dict:
             "signature": column.signature,
             "higher_is_better": column.higher_is_better,
             # NIST's is unbounded, an external metric's unknown: null.
-            "scale": None if column.external else _finite(column.scale),
+            "scale": None if column.external else finite(column.scale),
             "external": column.external,
         }
         for column in board.columns
@@ -48,9 +47,9 @@ def leaderboard_json(board: Leaderboard, p_values: bool = False) -> dict:
                 continue
             significance = cell.significance
             scores[cell.column.name] = {
-                "score": _finite(cell.value),
-                "ci_low": _finite(significance.low) if significance else None,
-                "ci_high": _finite(significance.high) if significance else None,
+                "score": finite(cell.value),
+                "ci_low": finite(significance.low) if significance else None,
+                "ci_high": finite(significance.high) if significance else None,
                 "rank": significance.first_rank if significance else None,
                 "rank_range": (
                     [significance.first_rank, significance.last_rank]
@@ -61,10 +60,10 @@ def leaderboard_json(board: Leaderboard, p_values: bool = False) -> dict:
             }
         human = {
             column.criterion: {
-                "z": _finite(value.z),
-                "mean": _finite(value.mean),
-                "ci_low": _finite(value.low),
-                "ci_high": _finite(value.high),
+                "z": finite(value.z),
+                "mean": finite(value.mean),
+                "ci_low": finite(value.low),
+                "ci_high": finite(value.high),
                 "judged_segments": value.judged_segments,
                 "judgments": value.judgments,
                 "rank_range": (
@@ -169,7 +168,3 @@ def _named_matrices(
         ),
         "ar_p_adjusted": named(stored_p_values(matrices, "ar_p", correction)),
     }
-
-
-def _finite(value: float | None) -> float | None:
-    return value if value is not None and math.isfinite(value) else None

@@ -40,6 +40,7 @@ import numpy as np
 from django.conf import settings
 from django.db import transaction
 
+from mtdash.common.numbers import finite_list
 from mtdash.common.queueing import send_job_tasks
 from mtdash.common.registry import analysis_refreshers, leaderboard_column_sources
 from mtdash.common.running import run_claimed
@@ -395,7 +396,7 @@ def clusters_by_correction(
 
 
 def _matrix(values: np.ndarray) -> list[list[float | None]]:
-    return [[None if np.isnan(v) else float(v) for v in row] for row in values]
+    return [finite_list(row) for row in values]
 
 
 def _rank_ranges(

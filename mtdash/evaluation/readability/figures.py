@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 from mtdash.common.exports import chart_text
+from mtdash.common.numbers import finite
 from mtdash.common.palette import series_style
 from mtdash.evaluation.readability.page import TestSetReadability
 from mtdash.evaluation.readability.stability import (
@@ -104,7 +105,7 @@ def stability_figure(report: StabilityReport, metric: MetricStability) -> dict |
                     "legendgroup": chart_text(system),
                     "showlegend": panel == "",
                     "x": labels,
-                    "y": [_finite(values[i]) for i in order],
+                    "y": [finite(values[i]) for i in order],
                     "xaxis": f"x{panel}",
                     "yaxis": f"y{panel}",
                     # A system not run on a middle text type still shows its trend.
@@ -160,7 +161,3 @@ def _panel_title(x: float, text: str) -> dict:
         "showarrow": False,
         "font": {"size": 13},
     }
-
-
-def _finite(value: float) -> float | None:
-    return value if math.isfinite(value) else None

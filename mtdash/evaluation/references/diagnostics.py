@@ -31,6 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 from django.urls import NoReverseMatch, reverse
 
+from mtdash.common.numbers import finite_list
 from mtdash.common.server_metrics import server_metric
 from mtdash.evaluation.leaderboard.build import metric_decimals
 from mtdash.evaluation.models import (
@@ -162,11 +163,6 @@ def _rounded(array: np.ndarray) -> list:
     return np.round(array, STORED_DECIMALS).tolist()
 
 
-def _finite(values) -> list[float | None]:
-    """JSON has no NaN or infinity (PostgreSQL refuses them): ``None``."""
-    return [float(v) if np.isfinite(v) else None for v in values]
-
-
 def _score_references(metrics, references) -> dict:
     scores = []
     sentences = None
@@ -174,7 +170,7 @@ def _score_references(metrics, references) -> dict:
         agreement = spec.partition(":")[0] == AGREEMENT_SPEC
         held_out = score_references(metric, references, sentence=agreement)
         scores.append(
-            {"spec": spec, **held_out.to_dict(), "corpus": _finite(held_out.corpus)}
+            {"spec": spec, **held_out.to_dict(), "corpus": finite_list(held_out.corpus)}
         )
         if agreement:
             sentences = _rounded(held_out.sentences)
@@ -187,7 +183,7 @@ def _score_output(metrics, references, hypotheses) -> dict:
     for spec, metric in metrics:
         wanted = spec.partition(":")[0] == AGREEMENT_SPEC
         scores = score_system(metric, hypotheses, references, agreement=wanted)
-        held_out[spec] = _finite(scores.held_out)
+        held_out[spec] = finite_list(scores.held_out)
         if wanted:
             agreement = _rounded(scores.agreement)
     return {"held_out": held_out, "agreement": agreement}

@@ -20,12 +20,12 @@ tokenizer) did not change is skipped.
 from __future__ import annotations
 
 import hashlib
-import math
 from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
 
+from mtdash.common.numbers import finite
 from mtdash.common.server_metrics import server_metric
 from mtdash.evaluation.leaderboard.build import column_names, decimals_for_scale
 from mtdash.evaluation.models import (
@@ -243,7 +243,7 @@ def _metric_analysis(context, corpus_score_id: int, n_segments: int) -> dict | N
         "spec": corpus_score.metric,
         "sentence_signature": corpus_score.sentence_signature,
         "higher_is_better": higher,
-        "scale": scale if math.isfinite(scale) else None,
+        "scale": finite(scale),
         "decimals": decimals_for_scale(scale),
         "histogram": buckets.score_histogram(scores, scale).to_dict(),
         "score_buckets": by_score.to_dict(),

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from django.db.models import Q
 from django.shortcuts import get_object_or_404
 
+from mtdash.common.numbers import finite
 from mtdash.evaluation import access
 from mtdash.evaluation.leaderboard.build import metric_decimals
 from mtdash.evaluation.models import (
@@ -100,17 +101,13 @@ def corpus_score_rows(output: SystemOutput, columns: dict[str, int]):
                 signature=score.signature,
                 sentence_signature=score.sentence_signature,
                 higher_is_better=_higher_is_better(score.metric),
-                low=_finite((entry or {}).get("low")),
-                high=_finite((entry or {}).get("high")),
+                low=finite((entry or {}).get("low")),
+                high=finite((entry or {}).get("high")),
                 rank=_default_rank(entry),
                 n_systems=len(compared),
             )
         )
     return rows
-
-
-def _finite(value) -> float | None:
-    return float(value) if value is not None and math.isfinite(value) else None
 
 
 def _higher_is_better(spec: str) -> bool:

@@ -15,10 +15,9 @@ level and criterion, so a click on a cell reads one small row:
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
+from mtdash.common.numbers import finite_list
 from mtdash.evaluation.models import TestSet, TestSetAnalysis
 from scoring.stats import Judgments, MetricScores, human_scores
 
@@ -38,10 +37,6 @@ def _fit(x: np.ndarray, y: np.ndarray) -> dict | None:
     return {"slope": float(slope), "intercept": float(intercept)}
 
 
-def _finite(values) -> list[float | None]:
-    return [float(v) if math.isfinite(v) else None for v in values]
-
-
 def system_points(scores: MetricScores, judgments: Judgments, criterion: str) -> dict:
     human = human_scores(judgments, criterion, standardise=True)
     metrics = {}
@@ -52,8 +47,8 @@ def system_points(scores: MetricScores, judgments: Judgments, criterion: str) ->
         y = np.array([human.system_score(s) for s in systems], dtype=np.float64)
         metrics[metric] = {
             "systems": systems,
-            "metric": _finite(x),
-            "human": _finite(y),
+            "metric": finite_list(x),
+            "human": finite_list(y),
             "fit": _fit(x, y),
             "n_points": len(systems),
             "higher_is_better": scores.higher_is_better[metric],
@@ -95,8 +90,8 @@ def sentence_points(
             "systems": names,
             "system_of_point": system_ids[sample].tolist(),
             "segment": numbers[sample].tolist(),
-            "metric": _finite(xs[sample]),
-            "human": _finite(ys[sample]),
+            "metric": finite_list(xs[sample]),
+            "human": finite_list(ys[sample]),
             "fit": _fit(xs, ys),
             "n_points": int(xs.size),
             "sampled": int(sample.size),

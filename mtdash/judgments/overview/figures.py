@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+from mtdash.common.numbers import finite
 from mtdash.judgments.overview.summary import CriterionAggregates
 
 
@@ -27,7 +28,7 @@ def system_figure(aggregates: CriterionAggregates) -> dict:
             {
                 "type": "scatter",
                 "mode": "markers",
-                "x": [_finite(s.z_mean) for s in systems],
+                "x": [finite(s.z_mean) for s in systems],
                 "y": [s.system for s in systems],
                 "marker": {"size": 11, "color": "#2563eb"},
                 "text": [
@@ -57,7 +58,3 @@ def system_figure(aggregates: CriterionAggregates) -> dict:
             "showlegend": False,
         },
     }
-
-
-def _finite(value: float) -> float | None:
-    return value if math.isfinite(value) else None

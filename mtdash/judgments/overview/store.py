@@ -14,6 +14,7 @@ import numpy as np
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Max, Sum
 
+from mtdash.common.numbers import finite
 from mtdash.evaluation.models import SystemOutput, TestSet, TestSetAnalysis
 from mtdash.judgments.models import Criterion, Judgment
 from mtdash.judgments.overview.summary import (
@@ -82,7 +83,7 @@ def _to_data(aggregates: CriterionAggregates | None) -> dict:
         "scale": aggregates.scale,
         "systems": [
             [s.system, s.output_id, s.n_judgments, s.n_segments, s.n_judges]
-            + [_json_float(s.raw_mean), _json_float(s.z_mean)]
+            + [finite(s.raw_mean), finite(s.z_mean)]
             for s in aggregates.systems
         ],
         **{
@@ -132,10 +133,6 @@ def pack(values: np.ndarray, dtype) -> str:
 def unpack(text: str, dtype) -> np.ndarray:
     little = np.dtype(dtype).newbyteorder("<")
     return np.frombuffer(base64.b64decode(text), dtype=little).astype(dtype)
-
-
-def _json_float(value: float) -> float | None:
-    return value if math.isfinite(value) else None
 
 
 def _float(value: float | None) -> float:

@@ -30,7 +30,6 @@ other failure is recorded on the chunk and the job with a readable message.
 from __future__ import annotations
 
 import logging
-import math
 import time
 from collections.abc import Sequence
 from dataclasses import replace
@@ -44,6 +43,7 @@ from django.utils import timezone
 
 from mtdash.common.jobs import JobQuerySet, lease_deadline, worker_name
 from mtdash.common.metric_specs import check_metric_specs
+from mtdash.common.numbers import finite
 from mtdash.common.queueing import send_job_tasks
 from mtdash.common.running import run_claimed
 from mtdash.common.server_metrics import server_metric
@@ -406,10 +406,10 @@ def _save_results(job: OrangeJob, results: Sequence[OrangeResult]) -> None:
                 scale=float(metric.scale),
                 orange=result.orange,
                 avg_rank=result.avg_rank,
-                ci_low=_finite(result.ci_low),
-                ci_high=_finite(result.ci_high),
-                orange_ci_low=_finite(result.orange_ci_low),
-                orange_ci_high=_finite(result.orange_ci_high),
+                ci_low=finite(result.ci_low),
+                ci_high=finite(result.ci_high),
+                orange_ci_low=finite(result.orange_ci_low),
+                orange_ci_high=finite(result.orange_ci_high),
                 n_sentences=result.n_sentences,
                 n_short=result.n_short,
                 max_candidates=result.max_candidates,
@@ -424,11 +424,6 @@ def _save_results(job: OrangeJob, results: Sequence[OrangeResult]) -> None:
         )
     OrangeScore.objects.bulk_create(rows)
     merging.succeed()
-
-
-def _finite(value: float) -> float | None:
-    """NaN (no bootstrap) is stored as NULL: SQLite cannot store NaN."""
-    return None if math.isnan(value) else value
 
 
 class NotRetryable(OrangeJobError):

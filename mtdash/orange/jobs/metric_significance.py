@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from mtdash.common.numbers import finite
 from mtdash.orange.artifact_storage import (
     artifact_storage,
     read_bytes,
@@ -65,9 +66,6 @@ def comparison_fields(comparison: OrangeComparison | None, metric: str) -> dict:
     if comparison is None:
         return {"tested": False}
     row = comparison.for_metric(metric)
-
-    def finite(value: float) -> float | None:
-        return None if value != value else value
 
     return {
         "tested": True,
