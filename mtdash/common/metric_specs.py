@@ -13,6 +13,7 @@ built.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 from scoring import (
     MetricError,
@@ -30,6 +31,20 @@ def metric_choices() -> list[tuple[str, str]]:
         direction = "↑" if info.higher_is_better else "↓"
         choices.append((info.name, f"{info.name} {direction} — {info.description}"))
     return choices
+
+
+@lru_cache(maxsize=1024)
+def stored_spec(spec: str) -> str:
+    """The spec scores are stored and compared under: the registry's
+    canonical spec (``BLEU : n=4`` -> ``bleu``), or, for a spec the registry
+    does not read (a metric or parameter this version dropped, a typo in a
+    queued job), the spec as stored without surrounding spaces, so its
+    column still shows and its job still fails with the registry's message.
+    """
+    try:
+        return canonical_spec(spec)
+    except MetricError:
+        return spec.strip()
 
 
 def parse_metric_specs(text: str) -> list[str]:

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 
+from mtdash.common.metric_specs import stored_spec
 from mtdash.evaluation.leaderboard.significance import (
     DEFAULT_TEST,
     ColumnComparison,
@@ -41,7 +41,7 @@ from mtdash.evaluation.models import (
     SystemOutput,
     TestSet,
 )
-from scoring import MetricError, canonical_spec, get_metric, list_metrics
+from scoring import MetricError, get_metric, list_metrics
 from scoring.stats import DEFAULT_CORRECTION
 
 
@@ -297,31 +297,22 @@ def column_names(stored: list[tuple[str, str]]) -> dict[tuple[str, str], str]:
 
     spec_with_signature: dict[str, str] = {}
     for metric, signature in stored:
-        spec = _canonical(metric)
+        spec = stored_spec(metric)
         parent.setdefault(spec, spec)
         other = spec_with_signature.setdefault(signature, spec)
         a, b = sorted((root(spec), root(other)), key=lambda s: (len(s), s))
         parent[b] = a
     return {
-        (metric, signature): root(_canonical(metric)) for metric, signature in stored
+        (metric, signature): root(stored_spec(metric)) for metric, signature in stored
     }
-
-
-@lru_cache(maxsize=1024)
-def _canonical(spec: str) -> str:
-    """The canonical spec; a spec the registry no longer reads stays as stored."""
-    try:
-        return canonical_spec(spec)
-    except MetricError:
-        return spec.strip()
 
 
 def _primary(
     names: list[str], column_of: dict[tuple[str, str], str], rank_by: str | None
 ) -> str | None:
     if rank_by:
-        wanted = _canonical(rank_by)
-        by_spec = {_canonical(metric): name for (metric, _), name in column_of.items()}
+        wanted = stored_spec(rank_by)
+        by_spec = {stored_spec(metric): name for (metric, _), name in column_of.items()}
         if wanted in names or wanted in by_spec:
             return by_spec.get(wanted, wanted)
     return "bleu" if "bleu" in names else None

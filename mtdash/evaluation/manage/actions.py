@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 
+from mtdash.common.metric_specs import stored_spec
 from mtdash.common.registry import deletion_counts
 from mtdash.evaluation.leaderboard.build import column_names
 from mtdash.evaluation.leaderboard.comparisons import request_comparison
@@ -36,7 +37,7 @@ from mtdash.evaluation.models import (
     TestSet,
 )
 from mtdash.evaluation.services.scoring_jobs import create_scoring_job
-from scoring import MetricError, canonical_spec, get_metric, server_only_parameters
+from scoring import MetricError, get_metric, server_only_parameters
 
 
 class NameTaken(Exception):
@@ -323,12 +324,5 @@ def _queued_specs(test_set: TestSet) -> dict[int, set[str]]:
     queued: dict[int, set[str]] = {}
     unfinished = ScoringJob.objects.filter(output__test_set=test_set).unfinished()
     for output_id, specs in unfinished.values_list("output_id", "metrics"):
-        queued.setdefault(output_id, set()).update(_canonical(s) for s in specs)
+        queued.setdefault(output_id, set()).update(stored_spec(s) for s in specs)
     return queued
-
-
-def _canonical(spec: str) -> str:
-    try:
-        return canonical_spec(spec)
-    except MetricError:
-        return spec

@@ -3,8 +3,7 @@ spec a user asked for, and every visible output's scores by system name."""
 
 from __future__ import annotations
 
-from functools import lru_cache
-
+from mtdash.common.metric_specs import stored_spec
 from mtdash.evaluation.models import CorpusScore, TestSet
 from scoring import MetricError, canonical_spec, get_metric
 
@@ -32,14 +31,5 @@ def stored_scores(
         .values_list("output__test_set_id", "output__system__name", "metric", "score")
     )
     return [
-        (ts, system, _canonical(metric), score) for ts, system, metric, score in rows
+        (ts, system, stored_spec(metric), score) for ts, system, metric, score in rows
     ]
-
-
-@lru_cache(maxsize=1024)
-def _canonical(spec: str) -> str:
-    """The canonical spec; one the registry no longer reads stays as stored."""
-    try:
-        return canonical_spec(spec)
-    except MetricError:
-        return spec.strip()

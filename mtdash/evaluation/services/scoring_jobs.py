@@ -19,6 +19,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from mtdash.common.metric_specs import stored_spec
 from mtdash.common.queueing import send_job_tasks
 from mtdash.common.running import run_claimed
 from mtdash.common.server_metrics import server_metric
@@ -31,7 +32,6 @@ from mtdash.evaluation.models import (
     TestSet,
 )
 from mtdash.evaluation.services.statistics_store import pack_statistics
-from scoring import MetricError, canonical_spec
 
 logger = logging.getLogger(__name__)
 
@@ -48,7 +48,7 @@ def create_scoring_job(
 ) -> ScoringJob:
     """A job for ``output``, sent to Celery once the current transaction commits
     (so a worker never looks for rows that are not there yet)."""
-    specs = list(dict.fromkeys(_canonical(spec) for spec in metrics))
+    specs = list(dict.fromkeys(stored_spec(spec) for spec in metrics))
     job = ScoringJob.objects.create(output=output, metrics=specs, created_by=user)
     if queue:
         transaction.on_commit(lambda: queue_scoring_job(job.pk))
@@ -153,7 +153,7 @@ def _progress_reporter(job_id: int, n_metrics: int) -> Callable[[int, float], No
 def _save_result(
     job: ScoringJob, metric_name: str, result, statistics_names: Sequence[str]
 ) -> None:
-    spec = _canonical(metric_name)  # a job queued before specs were canonical
+    spec = stored_spec(metric_name)  # a job queued before specs were canonical
     ScoringJob.objects.filter(pk=job.pk).hold_lease()  # else another worker has it
     CorpusScore.objects.filter(output=job.output, metric=spec).delete()
     corpus_score = CorpusScore.objects.create(
@@ -176,12 +176,3 @@ def _save_result(
         ),
         batch_size=1000,
     )
-
-
-def _canonical(spec: str) -> str:
-    """Scores are stored under the canonical spec (``BLEU`` -> ``bleu``); a bad
-    spec stays as typed so that its job fails with the registry's message."""
-    try:
-        return canonical_spec(spec)
-    except MetricError:
-        return spec
