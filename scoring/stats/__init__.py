@@ -21,7 +21,9 @@ Arrays in, frozen dataclasses out, seeds explicit (SPEC section 3):
 - :mod:`~scoring.stats.kappa`, :mod:`~scoring.stats.icc` (with
   :mod:`~scoring.stats.rating_tables`): Fleiss' kappa, weighted Cohen's
   kappa (linear, quadratic) and the two-way absolute-agreement ICC(A,1) and
-  ICC(A,k) between judges.
+  ICC(A,k) between judges;
+- :mod:`~scoring.stats.pairwise_accuracy`, :mod:`~scoring.stats.soft_pairwise`:
+  system-level pairwise accuracy and soft pairwise accuracy (SPA).
 """
 
 from scoring.stats.agreement import (
@@ -74,6 +76,13 @@ from scoring.stats.meta_evaluation import (
     correlation_table,
     describe_interval,
 )
+from scoring.stats.pairwise_accuracy import (
+    PairwiseAccuracy,
+    PooledPairwiseAccuracy,
+    pairwise_accuracy,
+    pooled_pairwise_accuracy,
+    system_pairs,
+)
 from scoring.stats.resampling import (
     bootstrap_counts,
     bootstrap_indices,
@@ -95,6 +104,13 @@ from scoring.stats.significance import (
     paired_mean_randomization_p_values,
     significance_clusters,
     smallest_adjusted_p,
+)
+from scoring.stats.soft_pairwise import (
+    HumanPermutationTest,
+    SoftPairwiseAccuracy,
+    human_permutation_test,
+    permutation_p_values,
+    soft_pairwise_accuracy,
 )
 
 __all__ = [
@@ -157,4 +173,14 @@ __all__ = [
     "weighted_correlations",
     "williams_p_value",
     "zscores",
+    "PairwiseAccuracy",
+    "PooledPairwiseAccuracy",
+    "pairwise_accuracy",
+    "pooled_pairwise_accuracy",
+    "system_pairs",
+    "HumanPermutationTest",
+    "SoftPairwiseAccuracy",
+    "human_permutation_test",
+    "permutation_p_values",
+    "soft_pairwise_accuracy",
 ]
