@@ -1,27 +1,55 @@
-"""Stored judgments and external scores as arrays, for the statistics of
-``scoring.stats`` (WMT aggregates, correlations, resampling)."""
+"""Stored judgments as arrays, for the statistics of ``scoring.stats`` (WMT
+aggregates, correlations, resampling): the one reader of the ``Judgment``
+table that every page and job computing from human scores goes through."""
 
 from __future__ import annotations
 
-import numpy as np
+from collections.abc import Iterable
 
-from mtdash.evaluation.models import ExternalMetric, ExternalSegmentScore, TestSet
+import numpy as np
+from django.db.models import QuerySet
+
+from mtdash.evaluation.models import TestSet
 from mtdash.judgments.models import Criterion, Judgment
 from mtdash.judgments.sources import in_use
 from scoring.stats import Judgments
 
 
-def stored_judgments(test_set: TestSet) -> Judgments:
-    """Every judgment of the test set from the sources in use, as
-    :func:`scoring.stats.parse_judgments` would read them from one file
-    (segments 1-based), ready for :func:`scoring.stats.human_scores` (raw
-    means or per-judge z-scores; WMT's z as given)."""
-    rows = in_use(Judgment.objects.filter(output__test_set=test_set)).values_list(
-        "index", "output__system__name", "judge", "criterion__name", "value", "line"
+def stored_judgments(
+    test_set: TestSet, output_ids: Iterable[int] | None = None
+) -> Judgments:
+    """Every judgment of the test set (of the outputs ``output_ids`` only,
+    if given) from the sources in use, as :func:`read_judgments` gives them,
+    ready for :func:`scoring.stats.human_scores` (raw means or per-judge
+    z-scores; WMT's z as given)."""
+    judgments = Judgment.objects.filter(output__test_set=test_set)
+    if output_ids is not None:
+        judgments = judgments.filter(output_id__in=list(output_ids))
+    return read_judgments(
+        judgments, source=test_set.name, as_given=as_given_criteria(test_set)
+    )
+
+
+def read_judgments(
+    judgments: QuerySet[Judgment], *, source: str, as_given: frozenset[str]
+) -> Judgments:
+    """The judgments of the query from the sources in use, in stored order,
+    as :func:`scoring.stats.parse_judgments` would read them from one file
+    (segments 1-based, systems named as on the leaderboard, each judgment's
+    line in the file it came from); ``source`` names them in messages and
+    ``as_given`` are the criteria not standardised per judge."""
+    rows = (
+        in_use(judgments)
+        .order_by("pk")
+        .values_list(
+            "index", "output__system__name", "judge", "criterion__name", "value", "line"
+        )
     )
     names: dict[str, dict[str, int]] = {"system": {}, "judge": {}, "criterion": {}}
     table = []
-    for index, system, judge, criterion, value, line in rows.order_by("pk").iterator():
+    for index, system, judge, criterion, value, line in rows.iterator(
+        chunk_size=20_000
+    ):
         ids = [
             names[field].setdefault(name, len(names[field]))
             for field, name in (
@@ -42,8 +70,8 @@ def stored_judgments(test_set: TestSet) -> Judgments:
         criterion_ids=array[:, 3].astype(np.int64),
         values=array[:, 4],
         lines=array[:, 5].astype(np.int64),
-        source=test_set.name,
-        as_given=as_given_criteria(test_set),
+        source=source,
+        as_given=as_given,
     )
 
 
@@ -55,20 +83,3 @@ def as_given_criteria(test_set: TestSet) -> frozenset[str]:
         .exclude(scale=Criterion.Scale.RAW)
         .values_list("name", flat=True)
     )
-
-
-def external_segment_scores(
-    metric: ExternalMetric,
-) -> tuple[tuple[str, ...], np.ndarray]:
-    """Systems (by name) and their segment scores, ``(S, N)`` in segment
-    order: a resample of segments is a column index, its corpus score the
-    mean of the chosen columns."""
-    rows = (
-        ExternalSegmentScore.objects.filter(corpus_score__metric=metric)
-        .order_by("corpus_score__output__system__name", "index")
-        .values_list("corpus_score__output__system__name", "score")
-    )
-    systems: dict[str, list[float]] = {}
-    for system, score in rows.iterator():
-        systems.setdefault(system, []).append(score)
-    return tuple(systems), np.array(list(systems.values()), dtype=np.float64)

@@ -5,11 +5,12 @@
   comparison job chooses it) over the visible outputs, plus every external
   metric (COMET...), as :class:`scoring.stats.MetricScores` keyed by system
   name: corpus scores and per-segment scores (NaN where a segment has none).
-- :func:`visible_judgments`: the judgments of the visible outputs as
-  :class:`scoring.stats.Judgments` (a hidden system is out of the
-  evaluation, so it does not shift the judges' z-scores either).
-- :func:`inputs_digest`: a digest of all that, cheap to compute (no segment
-  rows read), so an unchanged test set is not recomputed.
+- :func:`inputs_digest`: a digest of those scores and of the visible
+  outputs' judgments (which the tables read with
+  :func:`mtdash.judgments.reading.stored_judgments`: a hidden system is out
+  of the evaluation, so it does not shift the judges' z-scores either),
+  cheap to compute (no segment rows read), so an unchanged test set is not
+  recomputed.
 """
 
 from __future__ import annotations
@@ -29,11 +30,10 @@ from mtdash.evaluation.models import (
     TestSet,
 )
 from mtdash.judgments.models import Judgment
-from mtdash.judgments.reading import as_given_criteria
 from mtdash.judgments.sources import in_use
 from scoring import MetricError, get_metric
 from scoring import __version__ as SCORING_VERSION
-from scoring.stats import Judgments, MetricScores
+from scoring.stats import MetricScores
 
 # Bump when what is stored changes shape: every test set is recomputed.
 ANALYSIS_VERSION = 1
@@ -164,45 +164,6 @@ def with_sentence_scores(scores: MetricScores) -> MetricScores:
         ),
         corpus=MappingProxyType({m: scores.corpus[m] for m in kept}),
         sentence=MappingProxyType({m: scores.sentence[m] for m in kept}),
-    )
-
-
-def visible_judgments(test_set: TestSet, visible: dict[int, str]) -> Judgments:
-    """The visible outputs' judgments from the sources in use, as
-    :func:`scoring.stats.read_judgments` would read them from a file listing
-    them in stored order."""
-    rows = (
-        in_use(Judgment.objects.filter(output_id__in=list(visible)))
-        .order_by("pk")
-        .values_list("index", "output_id", "judge", "criterion__name", "value")
-    )
-    names: dict[str, dict[str, int]] = {"system": {}, "judge": {}, "criterion": {}}
-    table = []
-    for number, (index, output_id, judge, criterion, value) in enumerate(
-        rows.iterator(chunk_size=20_000), start=2
-    ):
-        ids = [
-            names[field].setdefault(name, len(names[field]))
-            for field, name in (
-                ("system", visible[output_id]),
-                ("judge", judge),
-                ("criterion", criterion),
-            )
-        ]
-        table.append((index + 1, *ids, value, number))
-    array = np.array(table, dtype=np.float64).reshape(-1, 6)
-    return Judgments(
-        systems=tuple(names["system"]),
-        judges=tuple(names["judge"]),
-        criteria=tuple(names["criterion"]),
-        segments=array[:, 0].astype(np.int64),
-        system_ids=array[:, 1].astype(np.int64),
-        judge_ids=array[:, 2].astype(np.int64),
-        criterion_ids=array[:, 3].astype(np.int64),
-        values=array[:, 4],
-        lines=array[:, 5].astype(np.int64),
-        source=test_set.name,
-        as_given=as_given_criteria(test_set),
     )
 
 

@@ -39,9 +39,9 @@ from mtdash.judgments.correlations import points as correlation_points
 from mtdash.judgments.correlations.inputs import (
     inputs_digest,
     metric_scores,
-    visible_judgments,
     with_sentence_scores,
 )
+from mtdash.judgments.reading import stored_judgments
 from scoring import ScoringError
 from scoring.stats import (
     Judgments,
@@ -181,7 +181,7 @@ def refresh(test_set: TestSet, visible_output_ids: list[int]) -> bool:
     stored = TestSetAnalysis.objects.filter(test_set=test_set, kind=KIND).first()
     if stored is not None and stored.inputs == digest:
         return False
-    judgments = visible_judgments(test_set, visible)
+    judgments = stored_judgments(test_set, visible)
     if len(judgments) == 0:
         TestSetAnalysis.objects.filter(
             test_set=test_set, kind__startswith=KIND

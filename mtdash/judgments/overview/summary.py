@@ -23,9 +23,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from mtdash.common.exports import csv_text
-from mtdash.evaluation.models import TestSet
+from mtdash.evaluation.models import SystemOutput, TestSet
 from mtdash.judgments.models import Criterion, Judgment, JudgmentImport
-from mtdash.judgments.sources import in_use
+from mtdash.judgments.reading import read_judgments
 from scoring.stats import Judgments, human_scores
 
 SEGMENT_PAGE_SIZE = 25
@@ -192,38 +192,15 @@ def imports(test_set: TestSet) -> list[ImportRow]:
 def criterion_judgments(criterion: Criterion) -> tuple[Judgments, dict[str, int]]:
     """The criterion's judgments as :class:`scoring.stats.Judgments` (systems
     named as on the leaderboard), and each system's output id."""
-    rows = (
-        in_use(Judgment.objects.filter(criterion=criterion))
-        .order_by("pk")
-        .values_list("index", "output_id", "output__system__name", "judge", "value")
-    )
-    output_of: dict[str, int] = {}
-    judges: dict[str, int] = {}
-    systems: dict[str, int] = {}
-    table = []
-    for index, output_id, system, judge, value in rows.iterator(chunk_size=5000):
-        output_of[system] = output_id
-        table.append(
-            (
-                index + 1,
-                systems.setdefault(system, len(systems)),
-                judges.setdefault(judge, len(judges)),
-                value,
-            )
-        )
-    array = np.array(table, dtype=np.float64).reshape(-1, 4)
-    judgments = Judgments(
-        systems=tuple(systems),
-        judges=tuple(judges),
-        criteria=(criterion.name,),
-        segments=array[:, 0].astype(np.int64),
-        system_ids=array[:, 1].astype(np.int64),
-        judge_ids=array[:, 2].astype(np.int64),
-        criterion_ids=np.zeros(len(table), dtype=np.int64),
-        values=array[:, 3],
-        lines=np.zeros(len(table), dtype=np.int64),
+    judgments = read_judgments(
+        Judgment.objects.filter(criterion=criterion),
         source=criterion.name,
         as_given=frozenset([criterion.name] if criterion.as_given else []),
+    )
+    output_of = dict(
+        SystemOutput.objects.filter(
+            test_set_id=criterion.test_set_id, system__name__in=judgments.systems
+        ).values_list("system__name", "pk")
     )
     return judgments, output_of
 

@@ -1,5 +1,4 @@
-"""Stored judgments and external scores come back as the arrays the
-statistics take."""
+"""Stored judgments come back as the arrays the statistics take."""
 
 from __future__ import annotations
 
@@ -8,11 +7,9 @@ import statistics
 import numpy as np
 import pytest
 
-from mtdash.evaluation.external_scores.imports import import_external_scores
-from mtdash.evaluation.models import ExternalMetric
 from mtdash.evaluation.services.uploads import create_system_output
 from mtdash.judgments.imports.judgments import import_judgments
-from mtdash.judgments.reading import external_segment_scores, stored_judgments
+from mtdash.judgments.reading import stored_judgments
 from scoring.stats import human_scores, parse_judgments
 from tests.web.judgments.support import SYSTEMS, human_file, wmt_test_set
 
@@ -54,14 +51,6 @@ def test_stored_judgments_equal_the_file_read_by_the_library(toy_outputs, owner)
         parsed.judges,
         parsed.criteria,
     )
-
-
-def test_external_scores_come_back_per_system_in_segment_order(toy_outputs, owner):
-    text = "sys-b\t3\t0.3\nsys-a\t2\t0.2\nsys-a\t1\t0.1\nsys-b\t1\t0.9\nsys-a\t3\t0.6\nsys-b\t2\t0\n"
-    import_external_scores(toy_outputs, owner, "m", "d", True, text.encode(), "m.tsv")
-    systems, scores = external_segment_scores(ExternalMetric.objects.get())
-    assert systems == ("sys-a", "sys-b")
-    assert scores.tolist() == [[0.1, 0.2, 0.6], [0.9, 0.0, 0.3]]
 
 
 @pytest.fixture
