@@ -23,7 +23,11 @@ Arrays in, frozen dataclasses out, seeds explicit (SPEC section 3):
   kappa (linear, quadratic) and the two-way absolute-agreement ICC(A,1) and
   ICC(A,k) between judges;
 - :mod:`~scoring.stats.pairwise_accuracy`, :mod:`~scoring.stats.soft_pairwise`:
-  system-level pairwise accuracy and soft pairwise accuracy (SPA).
+  system-level pairwise accuracy and soft pairwise accuracy (SPA);
+- :mod:`~scoring.stats.kendall_variants`, :mod:`~scoring.stats.kendall_pairs`,
+  :mod:`~scoring.stats.tie_calibration`: segment-level tau_b, tau_c, tau_23
+  and acc_eq grouped by item, system or not at all, with exact tie
+  calibration, and the pair outcomes a significance test swaps.
 """
 
 from scoring.stats.agreement import (
@@ -70,6 +74,14 @@ from scoring.stats.kappa import (
     weighted_kappa,
     weighted_kappa_agreement,
 )
+from scoring.stats.kendall_pairs import (
+    PairOutcomes,
+    outcome_statistic,
+    pair_outcomes,
+    pair_scores,
+    statistic_from_codes,
+)
+from scoring.stats.kendall_variants import KendallVariant, PairCounts, kendall_variant
 from scoring.stats.meta_evaluation import (
     CorrelationTable,
     CriterionColumn,
@@ -112,8 +124,24 @@ from scoring.stats.soft_pairwise import (
     permutation_p_values,
     soft_pairwise_accuracy,
 )
+from scoring.stats.tie_calibration import (
+    TieCalibration,
+    calibrate_outcomes,
+    calibrate_ties,
+)
 
 __all__ = [
+    "KendallVariant",
+    "PairCounts",
+    "PairOutcomes",
+    "TieCalibration",
+    "calibrate_outcomes",
+    "calibrate_ties",
+    "kendall_variant",
+    "outcome_statistic",
+    "pair_outcomes",
+    "pair_scores",
+    "statistic_from_codes",
     "AgreementEstimate",
     "DegradationTest",
     "RepeatConsistency",
