@@ -10,7 +10,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from mtdash.evaluation.management.commands import _importing
+from mtdash.evaluation.management.commands import _import_support
 from mtdash.evaluation.models import ExternalCorpusScore
 from mtdash.evaluation.services.uploads import create_system_output
 from mtdash.judgments.models import Judgment
@@ -37,7 +37,7 @@ def test_import_judgments_reads_a_wmt_file(team, owner, tmp_path, monkeypatch):
     data, rows = human_file("ru-en", "da_seg.tsv", test_set.segments.count())
     path = tmp_path / "da_seg.tsv"
     path.write_bytes(data)
-    monkeypatch.setattr(_importing, "PROGRESS_ABOVE", 100)
+    monkeypatch.setattr(_import_support, "PROGRESS_ABOVE", 100)
     out, err = run("import_judgments", str(test_set.pk), str(path))
     assert out.splitlines()[0] == (
         f"imported {2 * len(rows)} judgments from da_seg.tsv (wmt-da-seg)"

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import CommandError
+from django.core.management.base import BaseCommand, CommandError
 
 from mtdash.common.metric_specs import check_metric_specs, parse_metric_specs
 from mtdash.evaluation.models import CorpusScore, TestSet
@@ -21,6 +21,8 @@ from scoring import MetricError
 from scoring.language_defaults import default_metric_specs
 
 FORMATS = [code for code, _ in FORMAT_CHOICES]
+# Files with more rows than this get progress lines (one per stored batch).
+PROGRESS_ABOVE = 5000
 
 
 def add_common_arguments(parser, *, metrics: bool = True) -> None:
@@ -64,8 +66,9 @@ def get_user(username: str | None):
         raise fail(f"no user named “{username}”") from None
 
 
-def get_test_set(reference: str, team: str | None) -> TestSet:
+def get_test_set(reference: str | int, team: str | None = None) -> TestSet:
     """A test set by id, or by name within ``team``."""
+    reference = str(reference)
     found = TestSet.objects.all()
     if team:
         found = found.filter(team=get_team(team))
@@ -77,6 +80,8 @@ def get_test_set(reference: str, team: str | None) -> TestSet:
     matches = list(found[:2])
     if len(matches) != 1:
         where = f" of team “{team}”" if team else ""
+        if not matches and reference.isdigit():
+            raise fail(f"no test set with id {reference}{where}")
         what = "no test set" if not matches else "several test sets (give --team)"
         raise fail(f"{what} “{reference}”{where}")
     return matches[0]
@@ -101,6 +106,26 @@ def metric_specs(
         )
     except MetricError as error:
         raise fail(str(error)) from None
+
+
+def read_file(path: str) -> tuple[bytes, str]:
+    """The file's bytes and the name messages give it (as the browser would)."""
+    try:
+        return Path(path).read_bytes(), Path(path).name
+    except OSError as error:
+        raise fail(f"{path}: cannot read the file: {error.strerror}") from None
+
+
+def progress_printer(command: BaseCommand, what: str):
+    """A ``progress(done, total)`` callback that writes "stored 5,000 of
+    80,000 judgments" lines to the command's stderr, for files of more than
+    :data:`PROGRESS_ABOVE` rows."""
+
+    def report(done: int, total: int) -> None:
+        if total > PROGRESS_ABOVE:
+            command.stderr.write(f"stored {done:,} of {total:,} {what}")
+
+    return report
 
 
 def read_files(paths: Iterable[tuple[Path, str, str]], stderr=None) -> list[CorpusFile]:

@@ -10,7 +10,7 @@ from mtdash.evaluation.external_scores.imports import (
     ExternalMetricProblem,
     import_external_scores,
 )
-from mtdash.evaluation.management.commands._importing import (
+from mtdash.evaluation.management.commands._import_support import (
     get_test_set,
     progress_printer,
     read_file,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 
 from mtdash.common.upload_checks import UploadProblem
-from mtdash.evaluation.management.commands._importing import (
+from mtdash.evaluation.management.commands._import_support import (
     get_test_set,
     progress_printer,
     read_file,
