@@ -50,8 +50,8 @@ def spreadsheet_text(text: str) -> str:
     """``text`` for a CSV cell that a spreadsheet shows as text, never runs.
 
     A leading ``= + - @``, tab or carriage return gets an apostrophe in front,
-    which spreadsheets treat as "this cell is text" (and hide). Numbers are
-    written with :func:`plain_number` instead and never pass through here.
+    which spreadsheets treat as "this cell is text" (and hide). Numbers stay
+    numbers (:func:`csv_cell`) and never pass through here.
 
     >>> print(spreadsheet_text('=HYPERLINK("http://x", "click")'))
     '=HYPERLINK("http://x", "click")
@@ -141,11 +141,6 @@ def chart_text(text: str) -> str:
     """
     text = one_line(text)
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def plain_number(value: float | None) -> str:
-    """Every digit (``repr``), for spreadsheets; empty when missing."""
-    return "" if value is None else repr(value)
 
 
 def fixed(value: float | None, decimals: int) -> str:

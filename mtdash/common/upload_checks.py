@@ -121,12 +121,6 @@ def check_size(uploaded: UploadedFile) -> None:
         )
 
 
-def read_uploaded_segments(uploaded: UploadedFile) -> list[str]:
-    """The segments of an uploaded file (see :func:`read_segments`), size checked."""
-    check_size(uploaded)
-    return read_segments(uploaded.read(), uploaded.name)
-
-
 def check_same_length(
     expected_from: str, expected: int, file_name: str, lines: Sequence[str]
 ) -> None:

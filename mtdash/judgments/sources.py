@@ -81,14 +81,6 @@ def sources_label(criterion: Criterion) -> str:
     return "; ".join(s.label for s in criterion_sources(criterion) if s.in_use)
 
 
-def sources_by_criterion(test_set_id: int) -> dict[str, str]:
-    """Criterion name -> :func:`sources_label`, for a test set's pages."""
-    return {
-        criterion.name: sources_label(criterion)
-        for criterion in Criterion.objects.filter(test_set_id=test_set_id)
-    }
-
-
 def keep_apart(criterion: Criterion, batch: JudgmentImport) -> bool:
     """Leave the new source ``batch`` out of ``criterion`` when the sources
     already in use are of the other kind (import vs campaign); True if so."""

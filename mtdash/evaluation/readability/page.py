@@ -126,10 +126,6 @@ class TestSetReadability:
     def references(self) -> tuple[TextReadability, ...]:
         return self.texts[1:]
 
-    @property
-    def any_measured(self) -> bool:
-        return any(text.figures for text in self.texts)
-
     def to_dict(self) -> dict:
         return {
             "test_set": self.test_set_id,

@@ -35,11 +35,6 @@ def p_value(value) -> str:
 
 
 @register.filter
-def zip_with(first, second) -> list:
-    return list(zip(first, second))
-
-
-@register.filter
 def percent_int(value) -> str:
     """``0.934`` -> ``93%``; an en dash for None."""
     if value is None:

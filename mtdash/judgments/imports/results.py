@@ -163,14 +163,6 @@ class JudgmentPreview:
         """The options this preview shows, as the page posts them back."""
         return f"{self.human_rows}|{self.segment_order}"
 
-    @property
-    def has_human_rows(self) -> bool:
-        return any(s.human for s in self.systems)
-
-    @property
-    def unmatched(self) -> tuple[str, ...]:
-        return tuple(s.name for s in self.systems if s.kept and not s.matched)
-
     def to_dict(self) -> dict:
         return {
             "file": self.file_name,

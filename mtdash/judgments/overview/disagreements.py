@@ -253,17 +253,3 @@ def _standardise(values: np.ndarray) -> np.ndarray:
 
 def _z(value: float, mean: float, sd: float) -> float:
     return 0.0 if sd == 0.0 else (float(value) - mean) / sd
-
-
-def warm_judgment_analyses(test_set) -> int:
-    """Compute and store what the judgments page and the explorer read, for
-    every criterion and every (metric, criterion) pair whose inputs changed;
-    returns how many rankings it looked at. Meant for the worker that runs
-    after judgments or scores change, so that first views are fast too."""
-    criteria = list(test_set.criteria.order_by("name"))
-    metrics = metric_choices(test_set)
-    for criterion in criteria:
-        cached_aggregates(criterion)
-        for metric in metrics:
-            standardised_points(test_set, metric, criterion)
-    return len(criteria) * len(metrics)

@@ -56,13 +56,6 @@ def references_by_segment(
     ]
 
 
-def all_references_of(test_set: TestSet, labels: Sequence[str]) -> list[References]:
-    """The references of every segment of ``test_set`` in ``labels`` order,
-    segment by segment: ``[(r_1..r_K) of segment 0, ...]``, ``None`` where a
-    reference set lacks the segment."""
-    return references_by_segment(test_set, labels)[1]
-
-
 def document_ids_of(test_set: TestSet, indices: Sequence[int]) -> list[str] | None:
     """The document id of each segment ``indices[p]``; ``None`` unless every
     one has an id (a test set uploaded without document ids has none)."""

@@ -22,7 +22,6 @@ reported first, as the whole-file check did).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import BinaryIO
 
 from mtdash.common.upload_checks import UploadProblem, max_segment_chars
 from scoring import InputFileError, decode_text_file
@@ -236,10 +235,3 @@ def checked_sentences(
     if not group:
         raise UploadProblem(file_name, None, "no candidates: every line is blank")
     yield group
-
-
-def sentences_of_stream(
-    stream: BinaryIO, file_name: str, n_segments: int
-) -> Iterator[list[NBestEntry]]:
-    """:func:`checked_sentences` of a binary file object."""
-    return checked_sentences(stream.read, file_name, n_segments)

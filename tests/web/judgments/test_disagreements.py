@@ -265,19 +265,3 @@ def test_the_api_refuses_bad_choices_and_other_teams(owner, outsider, explored):
     assert token_client(owner).get(url, {"limit": "0"}).status_code == 400
     assert token_client(outsider).get(url).status_code == 404
     assert APIClient().get(url).status_code in (401, 403)
-
-
-def test_warming_stores_every_ranking_so_pages_only_read(explored):
-    from mtdash.judgments.overview.disagreements import warm_judgment_analyses
-
-    assert (
-        warm_judgment_analyses(explored) == 2 * 2
-    )  # (bleu, ter) x (adequacy, fluency)
-    kinds = TestSetAnalysis.objects.filter(test_set=explored).values_list(
-        "kind", flat=True
-    )
-    assert sum(k.startswith("disagreements:") for k in kinds) == 4
-    assert sum(k.startswith("judgments:") for k in kinds) == 2
-    stored = dict(TestSetAnalysis.objects.values_list("kind", "computed_at"))
-    ranked(explored, "ter")
-    assert dict(TestSetAnalysis.objects.values_list("kind", "computed_at")) == stored

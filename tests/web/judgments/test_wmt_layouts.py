@@ -104,7 +104,8 @@ def test_the_wmt22_da_seg_layout_is_previewed_with_its_column_mapping(ru_en):
 def test_keeping_human_rows_needs_an_output_of_that_name(ru_en, owner):
     data = WMT22_LAYOUT.read_bytes()
     preview = preview_judgments(ru_en, data, "da_seg.tsv", ImportOptions("keep"))
-    assert preview.unmatched == ("HUMAN",)
+    unmatched = [s.name for s in preview.systems if s.kept and not s.matched]
+    assert unmatched == ["HUMAN"]
     first_human = next(i for i, r in enumerate(wmt22_rows()) if r["system"] == "HUMAN")
     assert str(preview.problem) == (
         f"da_seg.tsv, line {first_human + 2}: unknown system 'HUMAN': the test set "

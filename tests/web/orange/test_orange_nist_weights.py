@@ -16,7 +16,7 @@ from mtdash.orange.jobs.lifecycle import (
     run_orange_chunk,
     run_orange_job_now,
 )
-from mtdash.orange.jobs.metrics import all_references_of, chunk_metrics
+from mtdash.orange.jobs.metrics import chunk_metrics, references_by_segment
 from mtdash.orange.reviews.reviewing import create_review, item_view
 from scoring import get_metric
 from scoring.orange import OrangeOptions, orange_for_metric
@@ -39,7 +39,7 @@ def test_the_chunks_metrics_carry_the_weights_of_every_reference_of_the_test_set
 ):
     test_set, nbest = demo_world
     job = create_orange_job(nbest, owner, NIST_SPECS, OPTIONS, queue=False)
-    references = all_references_of(test_set, job.reference_labels)
+    _, references = references_by_segment(test_set, job.reference_labels)
     assert len(references) == test_set.segments.count() == 48
     assert all(len(segment) == 4 for segment in references)
     nist, nist_3, bleus = chunk_metrics(job)

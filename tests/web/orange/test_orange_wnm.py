@@ -21,7 +21,6 @@ from mtdash.orange.jobs.lifecycle import (
     run_orange_chunk,
 )
 from mtdash.orange.jobs.metrics import (
-    all_references_of,
     chunk_metrics,
     document_ids_of,
     job_metric,
@@ -123,7 +122,6 @@ def test_the_test_sets_document_ids_are_read_in_segment_order(
     assert demo.has_document_ids() and not test_set.has_document_ids()
     indices, references = references_by_segment(demo, ["A", "B", "C", "D"])
     assert indices == list(range(48))
-    assert references == all_references_of(demo, ["A", "B", "C", "D"])
     assert document_ids_of(demo, indices) == demo.sources_and_document_ids()[1]
     assert document_ids_of(test_set, [0, 1, 2]) is None
 
