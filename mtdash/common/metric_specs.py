@@ -47,6 +47,15 @@ def stored_spec(spec: str) -> str:
         return spec.strip()
 
 
+def higher_is_better(spec: str) -> bool:
+    """Whether the metric ``spec`` names scores better higher; True for a
+    spec the registry does not read (so its column sorts like most)."""
+    try:
+        return bool(get_metric(spec).higher_is_better)
+    except MetricError:
+        return True
+
+
 def parse_metric_specs(text: str) -> list[str]:
     """Split free text on commas between specs, spaces and new lines.
 

@@ -18,6 +18,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.core.paginator import Page, Paginator
 
+from mtdash.common.metric_specs import higher_is_better
 from mtdash.evaluation.leaderboard.build import column_names, metric_decimals
 from mtdash.evaluation.leaderboard.significance import (
     correction_text,
@@ -34,7 +35,7 @@ from mtdash.evaluation.models import (
     SystemOutput,
     TestSet,
 )
-from scoring import MetricError, Tokenizer, get_metric, get_tokenizer
+from scoring import Tokenizer, get_tokenizer
 from scoring import __version__ as SCORING_VERSION
 from scoring.analysis.pairwise import MarkedToken, NgramTable, highlight_pair
 from scoring.analysis.pairwise import ngram_table as build_ngram_table
@@ -115,16 +116,9 @@ def sentence_columns(
     for name, ids in scored.items():
         if a in ids and b in ids and {ids[a], ids[b]} <= with_sentences:
             columns[name] = SentenceColumn(
-                name, _higher_is_better(name), metric_decimals(name), (ids[a], ids[b])
+                name, higher_is_better(name), metric_decimals(name), (ids[a], ids[b])
             )
     return columns
-
-
-def _higher_is_better(spec: str) -> bool:
-    try:
-        return bool(get_metric(spec).higher_is_better)
-    except MetricError:
-        return True
 
 
 def default_column(columns: dict[str, SentenceColumn]) -> str | None:
@@ -359,7 +353,7 @@ def significance_rows(
             comparisons.append(
                 MetricComparison(
                     column=name,
-                    higher_is_better=_higher_is_better(name),
+                    higher_is_better=higher_is_better(name),
                     output_ids=[],
                     alpha=settings.MTDASH_COMPARISON_ALPHA,
                 )

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from django.db.models import Q
 from django.shortcuts import get_object_or_404
 
+from mtdash.common.metric_specs import higher_is_better
 from mtdash.common.numbers import finite
 from mtdash.evaluation import access
 from mtdash.evaluation.leaderboard.build import metric_decimals
@@ -35,7 +36,6 @@ from mtdash.evaluation.systems.analyses import (
     analysis_kind,
     latest_scores_by_column,
 )
-from scoring import MetricError, get_metric
 
 PAGE_SIZE = 50
 NUMBER = "number"  # sort key of the segment order
@@ -100,7 +100,7 @@ def corpus_score_rows(output: SystemOutput, columns: dict[str, int]):
                 decimals=metric_decimals(score.metric),
                 signature=score.signature,
                 sentence_signature=score.sentence_signature,
-                higher_is_better=_higher_is_better(score.metric),
+                higher_is_better=higher_is_better(score.metric),
                 low=finite((entry or {}).get("low")),
                 high=finite((entry or {}).get("high")),
                 rank=_default_rank(entry),
@@ -108,13 +108,6 @@ def corpus_score_rows(output: SystemOutput, columns: dict[str, int]):
             )
         )
     return rows
-
-
-def _higher_is_better(spec: str) -> bool:
-    try:
-        return bool(get_metric(spec).higher_is_better)
-    except MetricError:
-        return True
 
 
 def stored_analysis(output: SystemOutput) -> dict | None:

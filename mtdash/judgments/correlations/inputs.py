@@ -21,6 +21,7 @@ from types import MappingProxyType
 import numpy as np
 from django.db.models import Count, Max, Sum
 
+from mtdash.common.metric_specs import higher_is_better
 from mtdash.evaluation.leaderboard.build import column_names
 from mtdash.evaluation.models import (
     CorpusScore,
@@ -31,7 +32,6 @@ from mtdash.evaluation.models import (
 )
 from mtdash.judgments.models import Judgment
 from mtdash.judgments.sources import in_use
-from scoring import MetricError, get_metric
 from scoring import __version__ as SCORING_VERSION
 from scoring.stats import MetricScores
 
@@ -70,13 +70,6 @@ def metric_columns(
     return columns
 
 
-def _direction(name: str) -> bool:
-    try:
-        return bool(get_metric(name).higher_is_better)
-    except MetricError:
-        return True
-
-
 def _vectors(rows, n_segments: int) -> dict[int, np.ndarray]:
     """(owner, index, score) rows -> owner: (n_segments,) vector, NaN unscored."""
     vectors: dict[int, np.ndarray] = {}
@@ -106,7 +99,7 @@ def metric_scores(
     )
     vectors = _vectors(rows.iterator(chunk_size=20_000), n_segments)
     for name, chosen in columns.items():
-        metrics[name] = _direction(name)
+        metrics[name] = higher_is_better(name)
         for output_id, (pk, _) in chosen.items():
             system = visible[output_id]
             corpus.setdefault(name, {})[system] = float(values[pk])
@@ -125,10 +118,10 @@ def metric_scores(
         corpus_score_id__in=[pk for pk, *_ in external]
     ).values_list("corpus_score_id", "index", "score")
     vectors = _vectors(rows.iterator(chunk_size=20_000), n_segments)
-    for pk, output_id, score, name, higher_is_better in external:
+    for pk, output_id, score, name, higher in external:
         if name in columns:  # a registered metric's column has this name
             name = f"{name} (external)"
-        metrics[name] = bool(higher_is_better)
+        metrics[name] = bool(higher)
         system = visible[output_id]
         corpus.setdefault(name, {})[system] = float(score)
         if pk in vectors:
