@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from mtdash.common.jobs import Job
 from mtdash.common.numbers import json_safe
+from mtdash.common.responses import iso_time
 from mtdash.evaluation.leaderboard.as_json import leaderboard_json
 from mtdash.evaluation.leaderboard.build import Leaderboard
 from mtdash.evaluation.models import ScoringJob, TestSet
@@ -38,7 +39,7 @@ def test_set_detail(test_set: TestSet, n_segments: int, labels: list[str]) -> di
         "target_language": test_set.target_language,
         "text_type": test_set.text_type,
         "description": test_set.description,
-        "created_at": _iso(test_set.created_at),
+        "created_at": iso_time(test_set.created_at),
     }
 
 
@@ -50,9 +51,9 @@ def job_status(job: Job) -> dict:
         "status": _API_STATUS.get(job.status, job.status),
         "progress": job.progress,
         "error_message": job.error_message,
-        "created_at": _iso(job.created_at),
-        "started_at": _iso(job.started_at),
-        "finished_at": _iso(job.finished_at),
+        "created_at": iso_time(job.created_at),
+        "started_at": iso_time(job.started_at),
+        "finished_at": iso_time(job.finished_at),
         "attempts": job.attempts,
         "stuck": job.is_stuck,
         "metrics": list(job.metrics),
@@ -100,7 +101,3 @@ def orange_results(
         return texts[sentence_id][candidate]
 
     return json_safe(orange_json(results, text_of, limit=limit))
-
-
-def _iso(moment) -> str | None:
-    return moment.isoformat() if moment else None

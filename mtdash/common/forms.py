@@ -1,4 +1,5 @@
-"""The metric fields every job form shares: ticked defaults plus typed specs."""
+"""What the forms share: the data a view binds a form to, and the metric
+fields every job form has (ticked defaults plus typed specs)."""
 
 from __future__ import annotations
 
@@ -49,3 +50,9 @@ class MetricSpecsForm(forms.Form):
         except MetricError as error:
             self.add_error("more_metrics" if specs else "metrics", str(error))
         return cleaned
+
+
+def bound_data(request) -> tuple:
+    """Form data and files for a POST (even an empty one), else nothing, so a
+    GET shows an unbound form and an empty POST shows its errors."""
+    return (request.POST, request.FILES) if request.method == "POST" else (None, None)

@@ -45,14 +45,15 @@ def job_status_response(job: Job) -> JsonResponse:
             "finished": job.is_finished,
             "attempts": job.attempts,
             "claimed_by": job.claimed_by,
-            "started_at": _iso(job.started_at),
-            "finished_at": _iso(job.finished_at),
-            "lease_expires_at": _iso(job.lease_expires_at),
+            "started_at": iso_time(job.started_at),
+            "finished_at": iso_time(job.finished_at),
+            "lease_expires_at": iso_time(job.lease_expires_at),
             "stuck": job.is_stuck,
             "queue": place.to_dict() if place else None,
         }
     )
 
 
-def _iso(moment: datetime | None) -> str | None:
+def iso_time(moment: datetime | None) -> str | None:
+    """A time as ISO 8601 for JSON; None stays None."""
     return moment.isoformat() if moment else None

@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from mtdash.common.forms import bound_data
 from mtdash.common.languages import language_label
 from mtdash.common.responses import job_status_response
 from mtdash.evaluation import access
@@ -23,11 +24,6 @@ from mtdash.evaluation.leaderboard.build import metric_decimals
 from mtdash.evaluation.models import ScoringJob
 from mtdash.evaluation.services.scoring_jobs import rescore_test_set, retry_scoring_job
 from scoring.language_defaults import tokenizer_for
-
-
-def _bound(request) -> tuple:
-    """Form data and files for a POST (even an empty one), else nothing."""
-    return (request.POST, request.FILES) if request.method == "POST" else (None, None)
 
 
 @login_required
@@ -49,7 +45,7 @@ def home(request):
 @require_http_methods(["GET", "POST"])
 def test_set_new(request):
     teams = access.teams_of(request.user)
-    form = TestSetUploadForm(*_bound(request), teams=teams)
+    form = TestSetUploadForm(*bound_data(request), teams=teams)
     if request.method == "POST" and form.is_valid():
         test_set = form.save(request.user)
         if test_set is not None:
@@ -75,7 +71,7 @@ def _report_upload(request, form, detected=()) -> None:
 @require_http_methods(["GET", "POST"])
 def output_new(request, pk: int):
     test_set = access.get_test_set(request.user, pk)
-    form = SystemOutputUploadForm(*_bound(request), test_set=test_set)
+    form = SystemOutputUploadForm(*bound_data(request), test_set=test_set)
     if request.method == "POST" and form.is_valid():
         jobs = form.save(request.user)
         if jobs is not None:
@@ -99,7 +95,7 @@ def output_new(request, pk: int):
 def test_set_rescore(request, pk: int):
     """Score every output of the test set with more metrics (one job each)."""
     test_set = access.get_test_set(request.user, pk)
-    form = MetricSelectionForm(*_bound(request), test_set=test_set)
+    form = MetricSelectionForm(*bound_data(request), test_set=test_set)
     if request.method == "POST" and form.is_valid():
         jobs = rescore_test_set(
             test_set, request.user, form.cleaned_data["metric_specs"]

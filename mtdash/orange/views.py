@@ -10,6 +10,7 @@ from django.template.defaultfilters import pluralize
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from mtdash.common.forms import bound_data
 from mtdash.common.responses import download_response, job_status_response
 from mtdash.evaluation import access as evaluation_access
 from mtdash.orange import access
@@ -31,11 +32,6 @@ from mtdash.orange.nbest.upload_handlers import NBestUploadHandler
 from mtdash.orange.nbest.uploads import references_problem
 from mtdash.orange.reviews.forms import ReviewSampleForm
 from scoring.orange import ORANGE_INTERVAL, single_candidate_warning, table_decimals
-
-
-def _bound(request) -> tuple:
-    """Form data and files for a POST (even an empty one), else nothing."""
-    return (request.POST, request.FILES) if request.method == "POST" else (None, None)
 
 
 @login_required
@@ -75,7 +71,7 @@ def nbest_new(request, pk: int):
 @require_http_methods(["GET", "POST"])
 def _nbest_new(request, pk: int):
     test_set = evaluation_access.get_test_set(request.user, pk)
-    form = NBestUploadForm(*_bound(request), test_set=test_set)
+    form = NBestUploadForm(*bound_data(request), test_set=test_set)
     if request.method == "POST" and form.is_valid():
         nbest = form.save(request.user)
         if nbest is not None:
