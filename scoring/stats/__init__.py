@@ -27,7 +27,13 @@ Arrays in, frozen dataclasses out, seeds explicit (SPEC section 3):
 - :mod:`~scoring.stats.kendall_variants`, :mod:`~scoring.stats.kendall_pairs`,
   :mod:`~scoring.stats.tie_calibration`: segment-level tau_b, tau_c, tau_23
   and acc_eq grouped by item, system or not at all, with exact tie
-  calibration, and the pair outcomes a significance test swaps.
+  calibration, and the pair outcomes a significance test swaps;
+- :mod:`~scoring.stats.metric_permutation` (with
+  :mod:`~scoring.stats.metric_swaps`, :mod:`~scoring.stats.outcome_swaps`,
+  :mod:`~scoring.stats.outcome_sources`) and
+  :mod:`~scoring.stats.pooled_meta_evaluation`: permutation tests between
+  metrics (PERM-BOTH, swapping scores or per-pair outcomes), WMT's rank
+  clusters, and rankings pooled over test sets.
 """
 
 from scoring.stats.agreement import (
@@ -88,12 +94,29 @@ from scoring.stats.meta_evaluation import (
     correlation_table,
     describe_interval,
 )
+from scoring.stats.metric_permutation import (
+    MetricRanking,
+    cluster_ranks,
+    permutation_ranking,
+    swap_masks,
+)
+from scoring.stats.metric_swaps import ScoreSwap
+from scoring.stats.outcome_sources import agreement_swap, kendall_swap, spa_swap
+from scoring.stats.outcome_swaps import OutcomeSwap
 from scoring.stats.pairwise_accuracy import (
     PairwiseAccuracy,
     PooledPairwiseAccuracy,
     pairwise_accuracy,
     pooled_pairwise_accuracy,
     system_pairs,
+)
+from scoring.stats.pooled_meta_evaluation import (
+    PooledRanking,
+    pool_rankings,
+    pooled_accuracy_ranking,
+    pooled_permutation,
+    pooled_scores,
+    wmt23_weights,
 )
 from scoring.stats.resampling import (
     bootstrap_counts,
@@ -131,6 +154,21 @@ from scoring.stats.tie_calibration import (
 )
 
 __all__ = [
+    "MetricRanking",
+    "OutcomeSwap",
+    "PooledRanking",
+    "ScoreSwap",
+    "agreement_swap",
+    "cluster_ranks",
+    "kendall_swap",
+    "permutation_ranking",
+    "pool_rankings",
+    "pooled_accuracy_ranking",
+    "pooled_permutation",
+    "pooled_scores",
+    "spa_swap",
+    "swap_masks",
+    "wmt23_weights",
     "KendallVariant",
     "PairCounts",
     "PairOutcomes",
