@@ -19,7 +19,7 @@ from scipy import stats
 from scoring.errors import ScoringError
 from scoring.stats.metric_permutation import MetricRanking, permutation_ranking
 from scoring.stats.metric_swaps import ScoreSwap
-from scoring.stats.outcome_sources import kendall_swap
+from scoring.stats.outcome_sources import agreement_swap, kendall_swap
 from scoring.stats.pairwise_accuracy import pairwise_accuracy, pooled_pairwise_accuracy
 from scoring.stats.pooled_meta_evaluation import (
     pool_rankings,
@@ -203,6 +203,24 @@ def test_accuracy_pooled_by_counting_pairs_agrees_with_the_pairwise_module() -> 
     assert overall.overall[0] == pytest.approx(
         2 / 3 * pooled.overall[0] + 1 / 3 * (overall.task_values[1, 0] + 1) / 2
     )
+
+
+def test_the_pooled_accuracy_of_the_pairwise_module_can_swap_pair_agreements() -> None:
+    sets = {"en-de": synthetic_set(8, systems=7), "zh-en": synthetic_set(9, systems=5)}
+    pooled = {
+        metric: pooled_pairwise_accuracy(
+            {
+                name: pairwise_accuracy(scores[m].mean(axis=1), human.mean(axis=1))
+                for name, (human, scores) in sets.items()
+            }
+        )
+        for m, metric in enumerate(METRICS)
+    }
+    swap = agreement_swap(pooled)
+    assert swap.values == pytest.approx([pooled[m].accuracy for m in METRICS])
+    assert swap.n_units == 21 + 10  # every system pair of both sets
+    ranking = permutation_ranking(swap, n_draws=200, seed=1)
+    assert ranking.statistic == "pairwise_accuracy" and ranking.unit == "pair"
 
 
 def test_tasks_without_all_their_draws_cannot_be_pooled() -> None:
