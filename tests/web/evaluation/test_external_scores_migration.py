@@ -1,118 +1,78 @@
 """The external metrics' scores moved from the judgments app to the
-evaluation app (their models and tables): a database filled at the schema
-before the move keeps every row, read back through the current models.
-Runs on SQLite and, where ``DATABASE_URL`` points to one, on PostgreSQL."""
+evaluation app (models and tables): a database filled at the schema before
+the move keeps every row, read back through the current models.
+
+The migrations run in a process of their own on a fresh database (see
+``tests/support/external_scores_migration.py``): a SQLite file, and, where
+``DATABASE_URL`` points to PostgreSQL, a new database on that server.
+"""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
 import pytest
-from django.contrib.contenttypes.models import ContentType
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
-from mtdash.evaluation.models import (
-    ExternalCorpusScore,
-    ExternalMetric,
-    ExternalSegmentScore,
-)
-from mtdash.evaluation.services.uploads import create_system_output
-
-pytestmark = pytest.mark.django_db(transaction=True)
-
-BEFORE_THE_MOVE = [
-    ("evaluation", "0006_readability_jobs"),
-    ("judgments", "0003_criterion_scale_and_sources"),
-]
+PROJECT_ROOT = Path(__file__).resolve().parents[3]
 
 
-def migrate(targets=None):
-    """Migrate the test database to ``targets`` (None: the latest) and
-    return the models as they are there."""
-    executor = MigrationExecutor(connection)
-    targets = targets or executor.loader.graph.leaf_nodes()
-    executor.migrate(targets)
-    executor.loader.build_graph()
-    return executor.loader.project_state(targets).apps
+def run_migration_check(database_url: str, data_dir: Path) -> dict:
+    environment = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "MTDASH_DATA_DIR": str(data_dir),
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.support.external_scores_migration"],
+        cwd=PROJECT_ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def fill_at_the_old_schema(old, test_set, outputs, owner) -> list[tuple]:
-    """Two metrics, a corpus score per output, three segment scores each;
-    returns every row as (metric, description, system, score, segment scores)."""
-    metric_model = old.get_model("judgments", "ExternalMetric")
-    corpus_model = old.get_model("judgments", "ExternalCorpusScore")
-    segment_model = old.get_model("judgments", "ExternalSegmentScore")
-    rows = []
-    for number, name in enumerate(["comet-22", "metricx-23"]):
-        metric = metric_model.objects.create(
-            test_set_id=test_set.pk,
-            name=name,
-            description=f"{name} model v{number}",
-            higher_is_better=number == 0,
-            created_by_id=owner.pk,
-        )
-        for output in outputs:
-            scores = [0.1 * (i + 1) + number + output.pk for i in range(3)]
-            corpus = corpus_model.objects.create(
-                metric=metric,
-                output_id=output.pk,
-                score=sum(scores) / 3,
-                n_segments=3,
-                file_name=f"{name}.tsv",
-                imported_by_id=owner.pk,
-            )
-            segment_model.objects.bulk_create(
-                segment_model(corpus_score=corpus, index=i, score=score)
-                for i, score in enumerate(scores)
-            )
-            rows.append((name, metric.description, output.pk, corpus.score, scores))
-    return rows
-
-
-def read_back() -> list[tuple]:
-    rows = []
-    for corpus in ExternalCorpusScore.objects.select_related("metric").order_by(
-        "metric__name", "output_id"
-    ):
-        scores = list(
-            corpus.segment_scores.order_by("index").values_list("score", flat=True)
-        )
-        rows.append(
-            (
-                corpus.metric.name,
-                corpus.metric.description,
-                corpus.output_id,
-                corpus.score,
-                scores,
-            )
-        )
-    return rows
-
-
-def test_every_external_score_row_survives_the_move_to_the_evaluation_app(
-    test_set, owner
-):
-    outputs = [
-        create_system_output(test_set, owner, name, hypotheses, queue=False)
-        for name, hypotheses in {
-            "good": ["the cat is on the mat", "it is raining", "hello everyone"],
-            "poor": ["cat", "rain", "greetings"],
-        }.items()
+def check(result: dict) -> None:
+    written = sorted(result["written"], key=lambda row: (row[0], row[3]))
+    assert len(written) == 4 and result["rows"] == written
+    assert result["tables"] == [
+        "evaluation_externalcorpusscore",
+        "evaluation_externalmetric",
+        "evaluation_externalsegmentscore",
     ]
+    assert result["content_types"] == [
+        "evaluation.externalcorpusscore",
+        "evaluation.externalmetric",
+        "evaluation.externalsegmentscore",
+    ]
+    assert result["left"] == 0  # deleting the test set cascaded
+
+
+def test_every_external_score_row_survives_the_move_on_sqlite(tmp_path):
+    check(run_migration_check(f"sqlite:///{tmp_path / 'db.sqlite3'}", tmp_path))
+
+
+def test_every_external_score_row_survives_the_move_on_postgresql(tmp_path):
+    server = os.environ.get("DATABASE_URL", "")
+    if not server.startswith(("postgres://", "postgresql://")):
+        pytest.skip("DATABASE_URL names no PostgreSQL server (SQLite run)")
+    psycopg = pytest.importorskip("psycopg")
+    name = f"mtdash_migration_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(server, autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
     try:
-        old = migrate(BEFORE_THE_MOVE)
-        written = fill_at_the_old_schema(old, test_set, outputs, owner)
+        parts = urlsplit(server)
+        check(
+            run_migration_check(urlunsplit(parts._replace(path=f"/{name}")), tmp_path)
+        )
     finally:
-        migrate()  # the latest schema again, whatever happened
-    assert read_back() == sorted(written, key=lambda row: (row[0], row[2]))
-    assert ExternalMetric.objects.get(name="comet-22").higher_is_better
-    assert not ExternalMetric.objects.get(name="metricx-23").higher_is_better
-    assert ExternalSegmentScore.objects.count() == 2 * len(outputs) * 3
-    # The rows' tables are the evaluation app's now, and so are their types.
-    assert ExternalMetric._meta.db_table == "evaluation_externalmetric"
-    assert not ContentType.objects.filter(
-        app_label="judgments", model__startswith="external"
-    ).exists()
-    # Deleting the test set still deletes its external scores (the foreign keys
-    # survived the table renames).
-    test_set.delete()
-    assert not ExternalCorpusScore.objects.exists()
+        with psycopg.connect(server, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
