@@ -195,3 +195,30 @@ class OrangeJobRequestSerializer(serializers.Serializer):
 
 class JobCreatedSerializer(serializers.Serializer):
     job_id = serializers.IntegerField()
+
+
+class JudgmentsUploadSerializer(serializers.Serializer):
+    """``POST .../judgments/`` (multipart)."""
+
+    file = serializers.FileField(
+        help_text="WMT DA/MQM TSV, per-annotator CSV or segment,system,judge,"
+        "criterion,value"
+    )
+    human_rows = serializers.ChoiceField(
+        choices=["auto", "keep", "skip"], required=False, default="auto"
+    )
+    segment_order = serializers.ChoiceField(
+        choices=["line", "sorted-document"], required=False
+    )
+    dry_run = serializers.BooleanField(
+        required=False, default=False, help_text="preview only, nothing stored"
+    )
+
+
+class ExternalScoresUploadSerializer(serializers.Serializer):
+    """``POST .../external-scores/`` (multipart)."""
+
+    file = serializers.FileField(help_text="system<TAB>segment<TAB>score per line")
+    metric = serializers.CharField(help_text="a name of your own, e.g. comet-22")
+    description = serializers.CharField(help_text="model and version")
+    higher_is_better = serializers.BooleanField(required=False, default=True)

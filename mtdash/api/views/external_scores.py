@@ -6,7 +6,11 @@ is (:mod:`mtdash.api.views.file_imports`).
 
 from __future__ import annotations
 
-from mtdash.api.views.file_imports import FALSE, TRUE, FileImportView
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+
+from mtdash.api import serializers
+from mtdash.api.views.file_imports import ERRORS, FALSE, TRUE, FileImportView
 from mtdash.evaluation.external_scores.imports import (
     ExternalMetricProblem,
     import_external_scores,
@@ -14,6 +18,14 @@ from mtdash.evaluation.external_scores.imports import (
 
 
 class ExternalScoresImport(FileImportView):
+    @extend_schema(
+        operation_id="external_scores_import",
+        request={"multipart/form-data": serializers.ExternalScoresUploadSerializer},
+        responses={201: OpenApiTypes.OBJECT, 400: ERRORS},
+    )
+    def post(self, request, pk: int):
+        return super().post(request, pk)
+
     def run(self, request, test_set, data: bytes, file_name: str):
         text = str(request.data.get("higher_is_better", "true")).strip().lower()
         if text not in TRUE | FALSE:

@@ -8,17 +8,20 @@ the imports' own problems (``UploadProblem``) name file and line.
 
 from __future__ import annotations
 
+from drf_spectacular.utils import OpenApiResponse
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from mtdash.api import serializers
 from mtdash.api.errors import error, errors_response, upload_problem_error
 from mtdash.common.upload_checks import UploadProblem
 from mtdash.evaluation import access
 from mtdash.evaluation.external_scores.imports import ExternalMetricProblem
 
+ERRORS = OpenApiResponse(serializers.ErrorsSerializer, "errors, naming file and line")
 TRUE = {"true", "1", "yes", "on"}
 FALSE = {"false", "0", "no", "off"}
 

@@ -13,7 +13,11 @@ stored; its ``problem`` is null when the file would be imported).
 
 from __future__ import annotations
 
-from mtdash.api.views.file_imports import FileImportView, flag
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+
+from mtdash.api import serializers
+from mtdash.api.views.file_imports import ERRORS, FileImportView, flag
 from mtdash.evaluation.external_scores.imports import ExternalMetricProblem
 from mtdash.judgments.imports.judgments import import_judgments, preview_judgments
 from mtdash.judgments.imports.results import ImportOptions
@@ -32,6 +36,14 @@ class _Dry:
 
 
 class JudgmentsImport(FileImportView):
+    @extend_schema(
+        operation_id="judgments_import",
+        request={"multipart/form-data": serializers.JudgmentsUploadSerializer},
+        responses={201: OpenApiTypes.OBJECT, 200: OpenApiTypes.OBJECT, 400: ERRORS},
+    )
+    def post(self, request, pk: int):
+        return super().post(request, pk)
+
     def run(self, request, test_set, data: bytes, file_name: str):
         try:
             options = ImportOptions(

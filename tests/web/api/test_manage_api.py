@@ -115,10 +115,10 @@ def test_anonymous_calls_are_refused(client, test_set, outputs):
 def test_the_schema_documents_them_without_warnings():
     GENERATOR_STATS.reset()
     with GENERATOR_STATS.silence():
-        schema = SchemaGenerator(urlconf=__name__).get_schema(public=True)
+        schema = SchemaGenerator().get_schema(public=True)
     warnings = list(GENERATOR_STATS._warn_cache) + list(GENERATOR_STATS._error_cache)
     validate_schema(schema)
-    assert [w for w in warnings if "manage_views" in w] == []
+    assert [w for w in warnings if "mtdash/api/views/manage.py" in w] == []
     paths = {path: set(ops) for path, ops in schema["paths"].items()}
     assert {"get", "post"} <= paths["/api/v1/test-sets/{id}/fill-missing"]
     assert {"patch", "delete"} <= paths["/api/v1/outputs/{id}"]

@@ -31,6 +31,7 @@ from mtdash.judgments.correlations import tables as correlations
 from mtdash.judgments.imports.judgments import import_judgments
 from mtdash.judgments.models import Judgment
 from scoring.stats import human_scores, parse_judgments
+from scoring.stats.meta_evaluation import MIN_POINTS
 from tests.scoring.support.realdata import (
     FULL_DATA,
     WMT21_DIR,
@@ -267,6 +268,11 @@ def test_stored_tables_equal_the_cli_and_scipy(team, owner, settings, tmp_path, 
                         level,
                     )
                     assert x.size == ours["n_points"]
+                    if x.size < MIN_POINTS:
+                        # The fixtures' ru-en judges two systems: two points
+                        # always correlate perfectly, so no coefficient.
+                        assert cell["coefficient"] is None
+                        continue
                     expected = scipy_coefficient(method, x, y)
                     assert cell["coefficient"] == pytest.approx(
                         expected, rel=RELATIVE, abs=1e-12
