@@ -152,6 +152,13 @@ from scoring.stats.tie_calibration import (
     calibrate_outcomes,
     calibrate_ties,
 )
+from scoring.stats.wmt_protocol import (
+    TASKS,
+    ProtocolSettings,
+    pool_protocols,
+    run_protocol,
+)
+from scoring.stats.wmt_results import ProtocolResult, TaskResult, overall_cells
 
 __all__ = [
     "MetricRanking",
@@ -249,4 +256,11 @@ __all__ = [
     "human_permutation_test",
     "permutation_p_values",
     "soft_pairwise_accuracy",
+    "TASKS",
+    "ProtocolResult",
+    "ProtocolSettings",
+    "TaskResult",
+    "overall_cells",
+    "pool_protocols",
+    "run_protocol",
 ]
