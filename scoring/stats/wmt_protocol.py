@@ -29,9 +29,10 @@ segment) without a human or metric score is missing (NaN), and SPA keeps
 only the segments every kept system has both scores for (it says how many
 it dropped and why).
 
-Randomness: the permutation draws of task j on test set ``name`` come from
-``SeedSequence([seed, crc32(name), j])``, so a test set's results are the
-same alone or pooled with others, and pooling pairs draw r of every task
+Randomness: the permutation draws of task j (its position in :data:`TASKS`)
+on test set ``name`` come from ``SeedSequence([seed, crc32(name), j])``, so
+a task's results are the same whichever other tasks run with it, and a test
+set's the same alone or pooled with others; pooling pairs draw r of every task
 (:func:`~scoring.stats.pooled_meta_evaluation.pool_rankings`). The overall
 score of a metric is the weighted mean of its task statistics, each rescaled
 to [0, 1] (correlations r -> (r + 1) / 2); a test set's weight is shared
@@ -99,6 +100,9 @@ class ProtocolSettings:
         unknown = [task for task in self.tasks if task not in TASKS]
         if unknown or not self.tasks:
             raise ScoringError(f"unknown task(s) {unknown}; valid: {', '.join(TASKS)}")
+        if len(set(self.tasks)) != len(self.tasks):
+            # A task's draws come from its name: a repeat would only repeat it.
+            raise ScoringError("a task is asked for more than once")
         if self.group_by not in GROUPINGS or self.pearson_group_by not in GROUPINGS:
             raise ScoringError(f"group_by must be one of {', '.join(GROUPINGS)}")
         if self.kendall_variant not in KENDALL_VARIANTS:
@@ -126,8 +130,8 @@ class ProtocolSettings:
 
 
 def task_seed(seed: int, name: str, task_index: int) -> np.random.Generator:
-    """The generator of task ``task_index`` on test set ``name`` (module
-    docstring: the same alone or pooled)."""
+    """The generator of task ``TASKS[task_index]`` on test set ``name``
+    (module docstring: the same alone or pooled)."""
     key = [seed & 0xFFFFFFFF, zlib.crc32(name.encode("utf-8")), task_index]
     return np.random.default_rng(np.random.SeedSequence(key))
 
@@ -296,11 +300,13 @@ def run_protocol(
     if len(data.metrics) < 2:
         raise ScoringError("ranking metrics needs at least two metrics")
     results = []
-    for index, task in enumerate(settings.tasks):
-        rng = task_seed(settings.seed, name, index)
+    for done, task in enumerate(settings.tasks, start=1):
+        # Keyed by the task, not by its place in the list: asking for fewer
+        # tasks, or in another order, must not change a task's draws.
+        rng = task_seed(settings.seed, name, TASKS.index(task))
         results.append(_task(task, data, settings, rng))
         if progress is not None:
-            progress(index + 1, len(settings.tasks))
+            progress(done, len(settings.tasks))
     return ProtocolResult(
         name=name,
         criterion=criterion,
