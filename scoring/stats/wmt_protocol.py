@@ -41,6 +41,8 @@ equally by its tasks.
 
 from __future__ import annotations
 
+import math
+import numbers
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -97,6 +99,7 @@ class ProtocolSettings:
     standardise: bool = True  # human scores as per-judge z-scores (WMT)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "tasks", tuple(self.tasks))  # a list stays put
         unknown = [task for task in self.tasks if task not in TASKS]
         if unknown or not self.tasks:
             raise ScoringError(f"unknown task(s) {unknown}; valid: {', '.join(TASKS)}")
@@ -109,10 +112,24 @@ class ProtocolSettings:
             raise ScoringError(
                 f"kendall variant must be one of {', '.join(KENDALL_VARIANTS)}"
             )
-        if self.n_permutations < 1 or not 0.0 < self.alpha < 1.0:
-            raise ScoringError("permutations must be >= 1 and alpha in (0, 1)")
+        if not _is_integer(self.n_permutations) or self.n_permutations < 1:
+            raise ScoringError(
+                f"permutations must be a whole number >= 1, not {self.n_permutations!r}"
+            )
+        if not _is_integer(self.seed):
+            raise ScoringError(f"the seed must be a whole number, not {self.seed!r}")
+        if not 0.0 < self.alpha < 1.0:
+            raise ScoringError(f"alpha must lie in (0, 1), not {self.alpha!r}")
         if not 0.0 < self.tie_sample_rate <= 1.0:
             raise ScoringError("the tie sample rate must lie in (0, 1]")
+        # Plain numbers, so that to_dict() is JSON whatever NumPy type came in.
+        for name, kind in (
+            ("n_permutations", int),
+            ("seed", int),
+            ("alpha", float),
+            ("tie_sample_rate", float),
+        ):
+            object.__setattr__(self, name, kind(getattr(self, name)))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -127,6 +144,10 @@ class ProtocolSettings:
             "kendall_variant": self.kendall_variant,
             "human": "z" if self.standardise else "raw",
         }
+
+
+def _is_integer(value: Any) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
 def task_seed(seed: int, name: str, task_index: int) -> np.random.Generator:
@@ -328,8 +349,10 @@ def pool_protocols(
     if not results:
         raise ScoringError("pooling needs at least one test set")
     weights = list(weights) if weights is not None else [1.0] * len(results)
-    if len(weights) != len(results) or any(w <= 0 for w in weights):
-        raise ScoringError("give one positive weight per test set")
+    if len(weights) != len(results) or not all(
+        math.isfinite(w) and w > 0 for w in weights
+    ):
+        raise ScoringError("give one positive, finite weight per test set")
     names = [result.name for result in results]
     if len(set(names)) != len(names):
         raise ScoringError("the pooled test sets need distinct names")
