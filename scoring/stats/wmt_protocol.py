@@ -208,9 +208,13 @@ def _inputs(
             for s, system in enumerate(systems):
                 vector = scores.sentence[metric][system]
                 if positions.size and positions[-1] >= vector.size:
+                    # The last judged segment may be another system's: every
+                    # system translated the same segments, so a short vector
+                    # is misaligned.
                     raise ScoringError(
-                        f"segment {positions[-1] + 1} of system {system!r} was judged "
-                        f"but metric {metric!r} has only {vector.size} sentence scores"
+                        f"segments up to {positions[-1] + 1} were judged but metric "
+                        f"{metric!r} has only {vector.size} sentence scores for "
+                        f"system {system!r}"
                     )
                 metric_segment[m, s] = vector[positions]
     inputs = _Inputs(
@@ -319,7 +323,10 @@ def run_protocol(
             f"score for {criterion!r} and every metric's scores; at least 3 needed"
         )
     if len(data.metrics) < 2:
-        raise ScoringError("ranking metrics needs at least two metrics")
+        raise ScoringError(
+            f"{name or 'the test set'}: {len(data.metrics)} metric(s); ranking "
+            "metrics needs at least two metrics"
+        )
     results = []
     for done, task in enumerate(settings.tasks, start=1):
         # Keyed by the task, not by its place in the list: asking for fewer
