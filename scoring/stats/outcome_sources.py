@@ -111,6 +111,8 @@ def kendall_swap(
         )
     stacked = np.stack(codes)  # (M, P) int8 codes
     groups, n_groups = outcomes.groups, outcomes.n_groups
+    # OutcomeSwap takes no labels for one group of every pair.
+    labels = None if group_by == "none" else groups
     value_range = ACCURACY_RANGE if variant == "acc23" else CORRELATION_RANGE
     counted = (stacked != NOT_COUNTED).all(axis=0)
     if variant != "b" and (counted == (stacked != NOT_COUNTED).any(axis=0)).all():
@@ -118,7 +120,7 @@ def kendall_swap(
         swap = OutcomeSwap(
             pair_scores(stacked[:, counted].astype(np.int64), variant),
             names,
-            groups=groups[counted],
+            groups=None if labels is None else labels[counted],
             grouping=group_by,
             unit=unit,
             statistic=STATISTIC_NAMES[variant],
@@ -136,7 +138,7 @@ def kendall_swap(
         swap = OutcomeSwap(
             stacked,
             names,
-            groups=groups,
+            groups=labels,
             grouping=group_by,
             unit=unit,
             statistic=statistic,
