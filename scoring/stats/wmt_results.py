@@ -75,7 +75,12 @@ class ProtocolResult:
     tasks: tuple[TaskResult, ...]
 
     def task(self, name: str) -> TaskResult:
-        return next(result for result in self.tasks if result.task == name)
+        """The result of task ``name`` (KeyError naming those run if absent)."""
+        for result in self.tasks:
+            if result.task == name:
+                return result
+        ran = ", ".join(result.task for result in self.tasks)
+        raise KeyError(f"task {name!r} was not run on {self.name!r}; ran: {ran}")
 
     def to_dict(self) -> dict[str, Any]:
         return {
