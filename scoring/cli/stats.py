@@ -19,6 +19,12 @@ Details in :mod:`scoring.stats.scores_file`. The judgments file is CSV or TSV
 with a header ``segment,system,judge,criterion,value`` (segment = 1-based
 line number; details in :mod:`scoring.stats.judgments`).
 
+``--test permutation`` (the default of ``--method accuracy|spa`` and of
+``--kendall-variant 23|acc23``) ranks the metrics as the WMT metrics task
+does: one statistic, a one-sided permutation test against the best metric
+and rank clusters, on each ``--scores``/``--judgments`` pair (one per test
+set) and pooled over them; see :mod:`scoring.cli.correlate`.
+
 ``python -m scoring compare --refs REF... --hyp SYS1 --hyp SYS2 ...`` prints
 each system's corpus score with its bootstrap interval, the paired bootstrap
 and approximate randomisation p-values of all pairs, the significance
@@ -41,10 +47,22 @@ from typing import Any
 
 import numpy as np
 
+from scoring.cli.correlate import (
+    CORRELATE_METHODS,
+    DEFAULT_BOOTSTRAP,
+    DEFAULT_PERMUTATIONS,
+    GROUPINGS,
+    KENDALL_VARIANTS,
+    PERMUTATION_OPTIONS,
+    TESTS,
+    check_pairs,
+    chosen_test,
+    permutation_correlation,
+    refuse_options,
+)
 from scoring.errors import ScoringError
 from scoring.registry import get_metric
 from scoring.stats.blocks import block_scores, block_t_test
-from scoring.stats.correlation import METHODS
 from scoring.stats.judgments import read_judgments
 from scoring.stats.meta_evaluation import (
     LEVELS,
@@ -83,6 +101,20 @@ def _non_negative_int(text: str) -> int:
     return value
 
 
+def _positive_float(text: str) -> float:
+    value = float(text)
+    if not value > 0.0 or value == float("inf"):
+        raise argparse.ArgumentTypeError("must be a positive number")
+    return value
+
+
+def _rate(text: str) -> float:
+    value = float(text)
+    if not 0.0 < value <= 1.0:
+        raise argparse.ArgumentTypeError("must lie in (0, 1]")
+    return value
+
+
 def _probability(text: str) -> float:
     value = float(text)
     if not 0.0 < value < 1.0:
@@ -104,21 +136,41 @@ def add_correlate_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add ``correlate`` to the subparsers of ``python -m scoring``."""
     parser = subparsers.add_parser(
         "correlate",
-        help="correlate metric scores with human judgments (ORANGE Table 1)",
+        help="correlate metric scores with human judgments (ORANGE Table 1, WMT)",
         description="Correlation of every metric with every judged criterion, with "
-        "bootstrap intervals; the best metric and those equivalent to it are marked.",
+        "bootstrap intervals; the best metric and those equivalent to it are marked. "
+        "With --test permutation, the WMT metrics task's statistics, p-values and "
+        "rank clusters, on one test set or pooled over several.",
     )
     parser.add_argument(
         "--scores",
+        action="append",
         required=True,
         metavar="SCORES.json",
-        help="metric scores per system (see scoring.stats.scores_file)",
+        help="metric scores per system (see scoring.stats.scores_file); repeat "
+        "with --judgments for several test sets (--test permutation)",
     )
     parser.add_argument(
         "--judgments",
+        action="append",
         required=True,
         metavar="J.csv",
-        help="human judgments: segment,system,judge,criterion,value",
+        help="human judgments: segment,system,judge,criterion,value (one per --scores)",
+    )
+    parser.add_argument(
+        "--name",
+        action="append",
+        metavar="NAME",
+        help="name of each test set, one per --scores (default: the scores file's "
+        "name without extension); it seeds the test set's draws",
+    )
+    parser.add_argument(
+        "--weight",
+        action="append",
+        type=_positive_float,
+        metavar="W",
+        help="weight of each test set in the overall block, one per --scores "
+        "(default: equal)",
     )
     parser.add_argument(
         "--columns",
@@ -127,12 +179,19 @@ def add_correlate_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="header names of the judgment fields, e.g. segment=sid",
     )
     parser.add_argument("--level", choices=LEVELS, default="system")
-    parser.add_argument("--method", choices=METHODS, default="pearson")
+    parser.add_argument(
+        "--method",
+        choices=CORRELATE_METHODS,
+        default="pearson",
+        help="pearson (default), spearman, kendall, or at system level pairwise "
+        "accuracy and spa (soft pairwise accuracy), ranked by --test permutation",
+    )
     parser.add_argument(
         "--kendall-variant",
-        choices=("b", "c"),
+        choices=KENDALL_VARIANTS,
         default="b",
-        help="tau-b (default, ties corrected) or tau-c",
+        help="tau-b (default, ties corrected), tau-c, or at sentence level by "
+        "--test permutation tau-23 (ties count) and acc23 (acc_eq, WMT23's)",
     )
     parser.add_argument(
         "--criterion",
@@ -147,29 +206,59 @@ def add_correlate_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="per-judge z-scores (WMT, default) or raw values",
     )
     parser.add_argument(
-        "--bootstrap",
-        type=_positive_int,
-        default=1000,
-        metavar="N",
-        help="bootstrap resamples (default 1000)",
+        "--test",
+        choices=TESTS,
+        help="test against the best metric: bootstrap (two-sided interval of the "
+        "difference; default for pearson, spearman, kendall b and c), williams "
+        "(one-sided, Pearson only) or permutation (one-sided, PERM-BOTH with rank "
+        "clusters, as WMT; default for accuracy, spa, kendall 23 and acc23)",
     )
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
-    parser.add_argument("--confidence", type=_probability, default=0.95)
-    parser.add_argument(
+    parser.add_argument("--alpha", type=_probability, default=0.05)
+    bootstrap = parser.add_argument_group("bootstrap and williams tests")
+    bootstrap.add_argument(
+        "--bootstrap",
+        type=_positive_int,
+        metavar="N",
+        help=f"bootstrap resamples (default {DEFAULT_BOOTSTRAP})",
+    )
+    bootstrap.add_argument(
+        "--confidence", type=_probability, help="interval coverage (default 0.95)"
+    )
+    bootstrap.add_argument(
         "--resample",
         choices=RESAMPLING,
-        default="segments",
         help="sentence level: resample whole segments, every system's score of "
         "a drawn segment together (default, as WMT), or single points",
     )
-    parser.add_argument(
-        "--test",
-        choices=("bootstrap", "williams"),
-        default="bootstrap",
-        help="paired test against the best metric: bootstrap (two-sided interval "
-        "of the difference, default) or williams (one-sided, Pearson only)",
+    permutation = parser.add_argument_group("permutation test")
+    permutation.add_argument(
+        "--permutations",
+        type=_positive_int,
+        metavar="N",
+        help=f"permutation draws (default {DEFAULT_PERMUTATIONS})",
     )
-    parser.add_argument("--alpha", type=_probability, default=0.05)
+    permutation.add_argument(
+        "--group-by",
+        choices=GROUPINGS,
+        help="sentence level: correlate within each item (source segment), each "
+        "system, or all points at once (default: item for kendall 23 and acc23, "
+        "as WMT; none for pearson and kendall b)",
+    )
+    permutation.add_argument(
+        "--tie-calibration",
+        action="store_true",
+        help="kendall 23 and acc23: give each metric the tie threshold epsilon "
+        "that maximises its statistic, by an exact search (WMT uses it for acc23; "
+        "off by default)",
+    )
+    permutation.add_argument(
+        "--tie-sample-rate",
+        type=_rate,
+        metavar="R",
+        help="with --tie-calibration: search a seeded random share R of the "
+        "candidate thresholds, 0 always among them (default 1: all)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(handler=run_correlate)
     return parser
@@ -272,20 +361,32 @@ def run_correlate(arguments: argparse.Namespace) -> int:
     """``python -m scoring correlate``; returns the exit status."""
 
     def work() -> tuple[dict[str, Any], str]:
+        check_pairs(arguments)
+        test = chosen_test(
+            arguments.level, arguments.method, arguments.kendall_variant, arguments.test
+        )
+        if test == "permutation":
+            return permutation_correlation(arguments)
+        if len(arguments.scores) > 1:
+            raise ScoringError(
+                "several --scores/--judgments pairs are pooled by the permutation "
+                "test: use --test permutation"
+            )
+        refuse_options(arguments, PERMUTATION_OPTIONS, "applies to --test permutation")
         table: CorrelationTable = correlation_table(
-            read_metric_scores(arguments.scores),
-            read_judgments(arguments.judgments, columns=arguments.columns),
+            read_metric_scores(arguments.scores[0]),
+            read_judgments(arguments.judgments[0], columns=arguments.columns),
             level=arguments.level,
             method=arguments.method,
             criteria=arguments.criterion,
             standardise=arguments.human == "z",
-            n_samples=arguments.bootstrap,
+            n_samples=arguments.bootstrap or DEFAULT_BOOTSTRAP,
             seed=arguments.seed,
-            confidence=arguments.confidence,
-            test=arguments.test,
+            confidence=arguments.confidence or 0.95,
+            test=test,
             alpha=arguments.alpha,
             variant=arguments.kendall_variant,
-            resample=arguments.resample,
+            resample=arguments.resample or "segments",
         )
         return table.to_dict(), correlation_report(table)
 
