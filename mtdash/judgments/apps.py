@@ -14,7 +14,8 @@ class JudgmentsConfig(AppConfig):
         from mtdash.common import registry
         from mtdash.judgments.correlations import tables
         from mtdash.judgments.leaderboard_columns import human_columns
-        from mtdash.judgments.models import Judgment
+        from mtdash.judgments.meta_evaluation import signals  # noqa: F401
+        from mtdash.judgments.models import Judgment, MetaEvaluation
 
         registry.register_leaderboard_columns(human_columns)
         registry.register_analysis_refresher(tables.refresh)
@@ -23,6 +24,16 @@ class JudgmentsConfig(AppConfig):
                 "judgment",
                 of_outputs=lambda outputs: Judgment.objects.filter(
                     output__in=outputs
+                ).count(),
+            )
+        )
+        # Deleting a test set deletes its meta-evaluations (the receiver in
+        # meta_evaluation.signals); its confirmation page counts them.
+        registry.register_deletion_count(
+            registry.DeletionCount(
+                "meta-evaluation",
+                of_test_set=lambda test_set: MetaEvaluation.objects.filter(
+                    test_sets=test_set
                 ).count(),
             )
         )

@@ -11,7 +11,9 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from mtdash.common.jobs import Job
 from mtdash.evaluation.models import SystemOutput, TestSet
+from mtdash.teams.models import Team
 
 
 class Criterion(models.Model):
@@ -264,3 +266,60 @@ class AgreementSnapshot(models.Model):
     inputs = models.CharField(max_length=64, help_text="digest of what it read")
     summary = models.JSONField()
     computed_at = models.DateTimeField(auto_now=True)
+
+
+class MetaEvaluation(Job):
+    """The WMT metrics task's meta-evaluation of the metrics of one or several
+    test sets against one criterion (``scoring.stats.run_protocol`` per test
+    set, pooled by ``pool_protocols`` when there are several), computed by a
+    worker (:mod:`mtdash.judgments.meta_evaluation.jobs`).
+
+    ``weights`` keeps the test sets' order and weights; ``inputs`` digests
+    everything the result depends on (each test set's scores, judgments and
+    name, the weights, the criterion and the settings), so the same request
+    on unchanged inputs finds this row instead of queueing another. Deleting
+    a test set deletes the meta-evaluations that use it
+    (:mod:`mtdash.judgments.meta_evaluation.signals`).
+    """
+
+    task_name = "mtdash.judgments.tasks.run_meta_evaluation"
+    job_noun = "meta-evaluation"
+
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="meta_evaluations"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    test_sets = models.ManyToManyField(TestSet, related_name="meta_evaluations")
+    weights = models.JSONField(
+        help_text='[{"test_set": id, "weight": w}, ...] in the order of the tables'
+    )
+    criterion = models.CharField(max_length=100)
+    protocol_settings = models.JSONField(help_text="ProtocolSettings.to_dict()")
+    inputs = models.CharField(
+        max_length=64, help_text="digest of everything the result depends on"
+    )
+    result = models.JSONField(null=True, blank=True)
+
+    class Meta(Job.Meta):
+        verbose_name = "meta-evaluation"
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["team", "inputs"], name="meta_eval_inputs")]
+
+    def __str__(self) -> str:
+        return f"meta-evaluation {self.pk} ({self.status}) of {self.criterion}"
+
+    def get_absolute_url(self) -> str:
+        from django.urls import reverse
+
+        return reverse("meta_evaluation_detail", args=[self.pk])
+
+    @property
+    def test_set_ids(self) -> list[int]:
+        """The test sets' ids in the order of the tables."""
+        return [entry["test_set"] for entry in self.weights]
+
+    @property
+    def is_pooled(self) -> bool:
+        return len(self.weights) > 1
