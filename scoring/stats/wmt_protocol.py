@@ -45,7 +45,7 @@ import math
 import numbers
 import zlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -271,6 +271,7 @@ def _task(
             grouping=settings.pearson_group_by,
         )
     else:  # segment:acc_eq or segment:kendall
+        _check_pair_count(data.human_segment, settings.group_by)
         variant = "acc23" if task == "segment:acc_eq" else settings.kendall_variant
         calibrated = settings.tie_calibration and variant != "b"
         by_metric = {m: data.metric_segment[i] for i, m in enumerate(metrics)}
@@ -301,7 +302,32 @@ def _task(
     ranking = permutation_ranking(
         swap, n_draws=settings.n_permutations, seed=rng, alpha=settings.alpha
     )
+    # The draws come from the task's own generator (task_seed); the ranking
+    # names the seed a person gave, which reproduces them.
+    ranking = replace(ranking, seed=settings.seed)
     return TaskResult(task, ranking, epsilons, notes)
+
+
+# Pairs a segment-level pair statistic may compare (each costs about 40 bytes
+# per metric): item grouping compares the systems of one segment, but no
+# grouping compares every judged point with every other.
+MAX_PAIRS = 30_000_000
+
+
+def _check_pair_count(human: np.ndarray, group_by: str) -> None:
+    judged = np.isfinite(human)
+    if group_by == "none":
+        counts = np.array([judged.sum()])
+    elif group_by == "item":
+        counts = judged.sum(axis=0)
+    else:
+        counts = judged.sum(axis=1)
+    pairs = int((counts * (counts - 1) // 2).sum())
+    if pairs > MAX_PAIRS:
+        raise ScoringError(
+            f"grouping {group_by!r} compares {pairs:,} pairs of judged points "
+            f"(at most {MAX_PAIRS:,}): group by item, as WMT does"
+        )
 
 
 def run_protocol(
