@@ -16,6 +16,7 @@ from mtdash.api.views import (
     judgments,
     leaderboard_exports,
     manage,
+    meta_evaluations,
     orange,
     readability,
     testsets,
@@ -122,6 +123,17 @@ urlpatterns = [
         "readability",
         readability.ReadabilityAcross.as_view(),
         name="api_readability",
+    ),
+    # The WMT metrics task's meta-evaluation, of one test set or several.
+    path(
+        "meta-evaluations/",
+        meta_evaluations.MetaEvaluationCreate.as_view(),
+        name="api_meta_evaluations",
+    ),
+    path(
+        "meta-evaluations/<int:pk>",
+        meta_evaluations.MetaEvaluationDetail.as_view(),
+        name="api_meta_evaluation",
     ),
     path(
         "orange/<int:pk>/comparison",

@@ -1,11 +1,13 @@
 """The judgments app's pages: imports, judging campaigns, the overview and
-disagreement explorer, and the metrics' correlations with the judgments."""
+disagreement explorer, the metrics' correlations with the judgments and the
+WMT meta-evaluation of the metrics."""
 
-from django.urls import path
+from django.urls import path, re_path
 
 from mtdash.judgments.campaigns import views as campaign_views
 from mtdash.judgments.correlations import views as correlation_views
 from mtdash.judgments.imports import views as import_views
+from mtdash.judgments.meta_evaluation import views as meta_views
 from mtdash.judgments.overview import views as overview_views
 
 urlpatterns = [
@@ -78,5 +80,37 @@ urlpatterns = [
         "test-sets/<int:pk>/correlations/export.<str:fmt>",
         correlation_views.correlation_export,
         name="test_set_correlation_export",
+    ),
+    # The WMT metrics task's meta-evaluation: of one test set (queued from
+    # its metric-evaluation page) and across test sets.
+    path(
+        "test-sets/<int:pk>/meta-evaluation/",
+        meta_views.test_set_meta_evaluation,
+        name="test_set_meta_evaluation",
+    ),
+    path(
+        "meta-evaluations/",
+        meta_views.meta_evaluation_list,
+        name="meta_evaluation_list",
+    ),
+    path(
+        "meta-evaluations/<int:pk>/",
+        meta_views.meta_evaluation_detail,
+        name="meta_evaluation_detail",
+    ),
+    path(
+        "meta-evaluations/<int:pk>/status/",
+        meta_views.meta_evaluation_status,
+        name="meta_evaluation_status",
+    ),
+    path(
+        "meta-evaluations/<int:pk>/retry/",
+        meta_views.meta_evaluation_retry,
+        name="meta_evaluation_retry",
+    ),
+    re_path(
+        r"^meta-evaluations/(?P<pk>[0-9]+)/export\.(?P<fmt>csv|tex)$",
+        meta_views.meta_evaluation_export,
+        name="meta_evaluation_export",
     ),
 ]

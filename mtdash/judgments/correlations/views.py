@@ -1,6 +1,7 @@
 """The metric-evaluation page of a test set: correlation tables of every
 metric against every human criterion (read from the stored analysis), the
-scatter plot behind each cell, exports, judges' agreement and ORANGE."""
+scatter plot behind each cell, exports, judges' agreement, ORANGE and the
+WMT meta-evaluation of the test set (``?criterion=``)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,9 @@ from mtdash.judgments.correlations.page import (
 )
 from mtdash.judgments.correlations.points import read_points
 from mtdash.judgments.correlations.tables import LEVELS, METHODS
+from mtdash.judgments.meta_evaluation.forms import OneTestSetForm
+from mtdash.judgments.meta_evaluation.page import orange_figures
+from mtdash.judgments.meta_evaluation.section import meta_section
 from mtdash.judgments.sources import criteria_sources
 from mtdash.orange.summary import orange_summary
 from scoring.orange import ORANGE_INTERVAL
@@ -41,6 +45,8 @@ def correlations(request, pk: int):
         # Judgments stored before this page existed: ask for the analysis (at
         # most one comparison job waits in the queue).
         request_comparison(test_set.pk)
+    orange = orange_summary(test_set)
+    meta = meta_section(test_set, request.GET.get("criterion"), orange_figures(orange))
     context = {
         "test_set": test_set,
         "page": page,
@@ -48,8 +54,15 @@ def correlations(request, pk: int):
         "levels": [(level, LEVEL_LABELS[level]) for level in LEVELS],
         "methods": [(method, METHOD_LABELS[method]) for method in METHODS],
         "agreement": agreement_summary(test_set),
-        "orange": orange_summary(test_set),
+        "orange": orange,
         "orange_interval": ORANGE_INTERVAL,
+        # The WMT meta-evaluation of this test set alone, and its settings form.
+        "meta": meta,
+        "meta_form": OneTestSetForm(
+            initial={**meta.initial, "criterion": meta.criterion},
+            test_set=test_set,
+            user=request.user,
+        ),
         # Which imports and campaigns each criterion's human scores come from.
         "human_sources": criteria_sources(test_set.pk),
     }
