@@ -45,7 +45,7 @@ class SettingsForm(forms.Form):
         choices=list(GROUPINGS.items()),
         initial=DEFAULTS.group_by,
         label="Segment grouping",
-        help_text="of segment acc_eq and Kendall (WMT: by item)",
+        help_text="of segment acc_eq and Kendall",
     )
     tie_calibration = forms.BooleanField(
         required=False,

@@ -17,15 +17,12 @@ TASK_LABELS = {
     "segment:kendall": ("Segment", "Kendall"),
     "segment:pearson": ("Segment", "Pearson r"),
 }
-GROUPINGS = {
-    "item": "by item (WMT: one group per segment)",
-    "system": "by system",
-    "none": "none (all points at once)",
-}
+# Segment groupings: one group per segment (WMT), per system, or none.
+GROUPINGS = {"item": "by item (WMT)", "system": "by system", "none": "ungrouped"}
 KENDALL_VARIANTS = {
-    "23": "τ_23 (Deutsch et al. 2023)",
+    "23": "τ_23 (WMT)",
     "acc23": "acc_23",
-    "b": "τ_b (no tie calibration)",
+    "b": "τ_b (ties not calibrated)",
 }
 # The statistic a Kendall column shows, by variant.
 KENDALL_NAMES = {"23": "τ_23", "acc23": "acc_23", "b": "τ_b"}
@@ -82,15 +79,21 @@ def form_values(data: dict[str, Any] | None) -> dict[str, Any]:
     }
 
 
+def grouped(grouping: str) -> str:
+    """ "grouped by item (WMT)", "grouped by system" or "ungrouped"."""
+    label = GROUPINGS.get(grouping, grouping)
+    return label if grouping == "none" else f"grouped {label}"
+
+
 def describe(data: dict[str, Any]) -> str:
     """One line for the pages: "1000 permutations, seed 1, α = 0.05, ..."."""
     variant = data["kendall_variant"]
     ties = "calibrated" if data["tie_calibration"] else "not calibrated"
+    human = "per-judge z-scores" if data["human"] == "z" else "raw"
     return (
         f"{data['permutations']} permutations, seed {data['seed']}, "
-        f"α = {data['alpha']:g}; segment acc_eq and Kendall grouped "
-        f"{GROUPINGS.get(data['group_by'], data['group_by'])}, ties {ties}; "
-        f"Kendall variant {KENDALL_NAMES.get(variant, variant)}; segment Pearson "
-        f"grouped {GROUPINGS.get(data['pearson_group_by'], data['pearson_group_by'])}; "
-        f"human scores {'per-judge z-scores' if data['human'] == 'z' else 'raw'}"
+        f"α = {data['alpha']:g}; segment acc_eq and Kendall "
+        f"{grouped(data['group_by'])}, ties {ties}; Kendall variant "
+        f"{KENDALL_NAMES.get(variant, variant)}; segment Pearson "
+        f"{grouped(data['pearson_group_by'])}; human scores {human}"
     )

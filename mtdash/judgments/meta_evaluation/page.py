@@ -124,6 +124,14 @@ class OverallRow:
     p_value: float | None
     shade: int
 
+    @property
+    def p_text(self) -> str:
+        """The p-value as the page shows it: "–" for the best, "< 0.001"
+        when no draw reached the observed difference."""
+        if self.p_value is None:
+            return "–"
+        return "< 0.001" if self.p_value < 0.0005 else f"{self.p_value:.3f}"
+
 
 @dataclass(frozen=True)
 class OverallTable:
@@ -139,17 +147,15 @@ class OverallTable:
 def _column(task: dict[str, Any]) -> Column:
     name = task["task"]
     level, label = TASK_LABELS.get(name, ("", name))
-    grouping = GROUPINGS.get(task.get("grouping", ""), task.get("grouping", ""))
+    grouping = task.get("grouping", "")
     details = []
     if name == "segment:kendall":
         variant = task.get("variant", "")
         label = f"Kendall {KENDALL_NAMES.get(variant, variant)}"
-    if name in ("segment:acc_eq", "segment:kendall"):
-        details.append(f"grouped {grouping}")
-        if task.get("tie_calibration"):
-            details.append("ties calibrated (ε)")
-    elif name == "segment:pearson" and task.get("grouping") != "none":
-        details.append(f"grouped {grouping}")
+    if name.startswith("segment:"):
+        details.append(GROUPINGS.get(grouping, grouping))
+    if task.get("tie_calibration"):
+        details.append("ε calibrated")
     note = ""
     if name == "system:spa" and "segments_used" in task:
         note = (
@@ -163,7 +169,7 @@ def _column(task: dict[str, Any]) -> Column:
         task=name,
         level=level,
         label=label,
-        detail=", ".join(details),
+        detail=" · ".join(details),
         n_clusters=max(clusters, default=0),
         description=task.get("test", ""),
         note=note,
