@@ -129,7 +129,10 @@ def meta_evaluation_retry(request, pk: int):
     if again is None:
         messages.error(request, "Only a failed meta-evaluation can run again.")
         return redirect(job)
-    messages.success(request, "Queued the meta-evaluation again.")
+    if again == job:  # stuck: its worker stopped renewing the lease
+        messages.info(request, "Its worker stopped; the sweeper queues it again.")
+    else:
+        messages.success(request, "Queued the meta-evaluation again.")
     return redirect(again)
 
 
