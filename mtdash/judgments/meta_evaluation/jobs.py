@@ -158,13 +158,23 @@ def request_meta_evaluation(
     this request on unchanged inputs, else a new one, sent to a worker once
     the transaction commits."""
     digest = request.digest
-    existing = (
-        MetaEvaluation.objects.filter(team=request.team, inputs=digest)
-        .exclude(status=MetaEvaluation.Status.FAILED)
-        .first()
-    )
-    if existing is not None:
-        return existing, False
+    with transaction.atomic():
+        # Two identical requests at once: the second waits here, then finds
+        # the first one's job.
+        Team.objects.select_for_update().filter(pk=request.team.pk).first()
+        existing = (
+            MetaEvaluation.objects.filter(team=request.team, inputs=digest)
+            .exclude(status=MetaEvaluation.Status.FAILED)
+            .first()
+        )
+        if existing is not None:
+            return existing, False
+        job = _create(request, digest, user)
+    transaction.on_commit(lambda: send_job_tasks(MetaEvaluation, [job.pk]))
+    return job, True
+
+
+def _create(request: MetaRequest, digest: str, user) -> MetaEvaluation:
     job = MetaEvaluation.objects.create(
         team=request.team,
         created_by=user if user is not None and user.is_authenticated else None,
@@ -177,8 +187,7 @@ def request_meta_evaluation(
         inputs=digest,
     )
     job.test_sets.set(request.test_sets)
-    transaction.on_commit(lambda: send_job_tasks(MetaEvaluation, [job.pk]))
-    return job, True
+    return job
 
 
 def request_of(job: MetaEvaluation) -> MetaRequest:

@@ -235,3 +235,23 @@ def test_the_worker_and_the_sweeper_know_the_job():
     app.loader.import_default_modules()  # what a worker does at start
     assert MetaEvaluation.task_name in app.tasks
     assert MetaEvaluation in job_models()
+
+
+@pytest.mark.django_db
+def test_a_new_job_is_sent_to_a_worker_once_the_transaction_commits(
+    owner, judged, monkeypatch, django_capture_on_commit_callbacks
+):
+    sent = []
+    monkeypatch.setattr(
+        "mtdash.judgments.meta_evaluation.jobs.send_job_tasks",
+        lambda model, ids: sent.append((model, list(ids))),
+    )
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        job, _ = queue(owner, [judged])
+        assert sent == []  # nothing before the commit
+    for callback in callbacks:
+        callback()
+    assert sent == [(MetaEvaluation, [job.pk])]
+    with django_capture_on_commit_callbacks(execute=True):
+        queue(owner, [judged])  # the same request: nothing new to send
+    assert sent == [(MetaEvaluation, [job.pk])]

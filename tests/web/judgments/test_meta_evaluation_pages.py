@@ -334,6 +334,8 @@ def test_across_test_sets_the_form_queues_a_pooled_job(client, owner, team, judg
     assert tex.count(r"\begin{table}") == 3 and "Overall ranking" in tex
     # The listing shows it.
     assert f'href="{job.get_absolute_url()}"' in client.get(listing).content.decode()
+    # A pooled result is not the test set's own on its metric-evaluation page.
+    assert 'id="meta-none"' in section(correlations_page(client, judged))
 
 
 @pytest.mark.django_db
