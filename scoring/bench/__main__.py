@@ -20,6 +20,12 @@
    the path it chose (:mod:`scoring.bench.metric_times`); a slow metric is
    measured on fewer sentences (``--metric-sentences N``, or as many as fit
    ``--metric-budget`` seconds) and its paper-scale time extrapolated.
+6. ``meta``: the WMT meta-evaluation of metrics on a synthetic judged test
+   set of 20 systems x 2,000 segments x 30 metrics (``--sentences`` sets the
+   segments, ``--meta-systems`` and ``--meta-metrics`` the rest), 1,000
+   permutations (``--permutations``): the library's six tasks one by one
+   and pooled over two test sets, then ``python -m scoring correlate`` end
+   to end, against the 60 s target (:mod:`scoring.bench.meta_evaluation`).
 
 Options: ``--only PART`` (repeatable) runs some parts; ``--sentences N``
 scales the corpora down (tests run a tiny version); ``--workers N``;
@@ -40,7 +46,7 @@ import time
 from scoring.bench.synthetic import PAPER_1024_BEST, make_corpus
 from scoring.orange.batched import available_cpus
 
-PARTS = ("throughput", "suite1024", "suite16384", "metrics")
+PARTS = ("throughput", "suite1024", "suite16384", "metrics", "meta")
 THROUGHPUT_SENTENCES = 32
 THROUGHPUT_SAMPLE = 2000
 
@@ -86,6 +92,15 @@ def _parser() -> argparse.ArgumentParser:
         "--cold-compile",
         action="store_true",
         help="also time compiling with an empty cache",
+    )
+    parser.add_argument(
+        "--meta-systems", type=int, default=20, help="meta part: systems"
+    )
+    parser.add_argument(
+        "--meta-metrics", type=int, default=30, help="meta part: metrics"
+    )
+    parser.add_argument(
+        "--permutations", type=int, default=1000, help="meta part: permutations"
     )
     return parser
 
@@ -135,9 +150,12 @@ def main(argv: list[str] | None = None) -> int:
         f"mtdash batch-engine benchmark; {available_cpus()} CPUs, "
         f"load average {', '.join(f'{x:.1f}' for x in os.getloadavg())}\n\n"
     )
-    seconds = warm_up()
-    source = "loaded from Numba's cache" if warm_up_from_cache() else "compiled"
-    out.write(f"kernels: first call {seconds:.1f} s ({source})\n")
+    # The meta part uses no compiled kernel (and their memory would count in
+    # its peak).
+    if set(parts) != {"meta"}:
+        seconds = warm_up()
+        source = "loaded from Numba's cache" if warm_up_from_cache() else "compiled"
+        out.write(f"kernels: first call {seconds:.1f} s ({source})\n")
     if arguments.cold_compile:
         out.write(f"kernels: compiling from scratch {_cold_compile_seconds():.1f} s\n")
     out.flush()
@@ -196,6 +214,23 @@ def main(argv: list[str] | None = None) -> int:
             budget_seconds=arguments.metric_budget,
         )
         out.write(format_metric_times(times) + "\n")
+    if "meta" in parts:
+        from scoring.bench.judged_test_set import WMT_SIZED
+        from scoring.bench.meta_evaluation import (
+            format_meta_evaluation,
+            run_meta_benchmark,
+        )
+
+        spec = dataclasses.replace(
+            WMT_SIZED,
+            n_systems=arguments.meta_systems,
+            n_segments=arguments.sentences or WMT_SIZED.n_segments,
+            n_metrics=arguments.meta_metrics,
+        )
+        run = run_meta_benchmark(
+            spec, n_permutations=arguments.permutations, log=sys.stderr
+        )
+        out.write("\n" + format_meta_evaluation(run) + "\n")
     return 0
 
 

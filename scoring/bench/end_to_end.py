@@ -50,14 +50,15 @@ def command(
     ]  # fmt: skip
 
 
-def _run_measured(arguments: list[str], output: str) -> tuple[float, float]:
-    """Wall seconds and peak MiB of one child; its stdout goes to ``output``.
+def run_measured(arguments: list[str], output: str) -> tuple[float, float]:
+    """Wall seconds and peak MiB of one ``python -m scoring ...`` child; its
+    stdout goes to ``output``.
 
     The child is ``python -m scoring.bench.peak_child`` running the same
     command line, which reports its own peak (see that module); without
     ``/proc`` the child's ``ru_maxrss`` is used (it may include this
     process's size at the fork)."""
-    assert arguments[1:4] == ["-m", "scoring", "orange"]
+    assert arguments[1:3] == ["-m", "scoring"]
     report = output + ".peak"
     wrapped = [arguments[0], "-m", "scoring.bench.peak_child", report, *arguments[3:]]
     with open(output, "wb") as out:
@@ -103,7 +104,7 @@ def time_command_line(
                 n_bootstrap=n_bootstrap,
             )
             output = os.path.join(directory, "out.json" if as_json else "out.txt")
-            wall, peak = _run_measured(arguments, output)
+            wall, peak = run_measured(arguments, output)
             runs.append(
                 CommandLineRun(
                     wall_seconds=wall,
