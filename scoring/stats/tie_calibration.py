@@ -41,7 +41,7 @@ import numpy as np
 
 from scoring.results import json_safe
 from scoring.stats.kendall_pairs import PairOutcomes, outcome_statistic, pair_outcomes
-from scoring.stats.kendall_variants import PairCounts, check_choice
+from scoring.stats.kendall_variants import KendallVariant, check_choice
 from scoring.stats.resampling import Seed, make_rng
 
 CALIBRATED_VARIANTS = ("23", "acc23")
@@ -51,7 +51,7 @@ _NEAR = 1e-12
 
 
 @dataclass(frozen=True)
-class TieCalibration:
+class TieCalibration(KendallVariant):
     """The epsilon that maximises a grouped statistic, and the statistic.
 
     ``n_candidates`` counts the distinct thresholds (0 and every distinct
@@ -60,37 +60,24 @@ class TieCalibration:
     sampling happened or a Generator was given.
     """
 
-    statistic: float
-    variant: str
-    group_by: str
-    epsilon: float
-    n_groups: int
-    n_pairs: int
-    n_dropped: int
-    counts: PairCounts
     n_candidates: int
     n_searched: int
     sample_rate: float
     seed: int | None
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-safe form (NaN becomes None)."""
-        return json_safe(
-            {
-                "statistic": self.statistic,
-                "variant": self.variant,
-                "group_by": self.group_by,
-                "epsilon": self.epsilon,
-                "n_groups": self.n_groups,
-                "n_pairs": self.n_pairs,
-                "n_dropped": self.n_dropped,
-                "counts": self.counts.to_dict(),
-                "n_candidates": self.n_candidates,
-                "n_searched": self.n_searched,
-                "sample_rate": self.sample_rate,
-                "seed": self.seed,
-            }
-        )
+        """JSON-safe form: the statistic's, and how the threshold was found."""
+        return {
+            **super().to_dict(),
+            **json_safe(
+                {
+                    "n_candidates": self.n_candidates,
+                    "n_searched": self.n_searched,
+                    "sample_rate": self.sample_rate,
+                    "seed": self.seed,
+                }
+            ),
+        }
 
 
 def _searched(n_candidates: int, sample_rate: float, seed: Seed | None) -> np.ndarray:
