@@ -93,6 +93,9 @@ class BenchData:
     segment_scores: int = 0
     # The judged test set of the metric-evaluation page (mtdash.bench.judged).
     judged_test_set: TestSet | None = None
+    # Its stored WMT meta-evaluation (of it alone: the bench has no second
+    # judged test set), shown by its section and the page across test sets.
+    meta_evaluation_id: int | None = None
 
 
 def database_has_other_data() -> bool:

@@ -8,6 +8,9 @@ Human scores follow that base system's sentence chrF with noise (DA 0-100,
 adequacy and fluency 1-5), rated by five judges in turn; the external
 metrics are noisy copies of the same chrF, so metrics and judges agree in
 part, as they do on real data.
+
+:func:`store_meta_evaluation` stores the WMT meta-evaluation of that test
+set, as the pages queue one and the worker's runner computes it.
 """
 
 from __future__ import annotations
@@ -39,11 +42,24 @@ from mtdash.evaluation.services.uploads import (
     create_system_output,
     create_test_set,
 )
-from mtdash.judgments.models import Criterion, Judgment, JudgmentImport
+from mtdash.judgments.meta_evaluation.jobs import (
+    _create,
+    checked_request,
+    run_meta_evaluation,
+)
+from mtdash.judgments.meta_evaluation.options import chosen_settings
+from mtdash.judgments.models import (
+    Criterion,
+    Judgment,
+    JudgmentImport,
+    MetaEvaluation,
+)
 from scoring import get_metric
 
 _BATCH = 20_000
 JUDGES = 5
+# The criterion the meta-evaluation is of (every judged bench has it).
+META_CRITERION = "da"
 # name, minimum, maximum: human scores on these scales.
 CRITERIA = (("da", 0.0, 100.0), ("adequacy", 1.0, 5.0), ("fluency", 1.0, 5.0))
 
@@ -163,6 +179,23 @@ def build_judged(
     timings["judged: external scores and judgments"] = time.perf_counter() - started
     say(f"judged bench: stored {size.systems} judged systems")
     return test_set, timings
+
+
+def store_meta_evaluation(test_set: TestSet, user) -> MetaEvaluation:
+    """Replace the judged test set's meta-evaluations with one of it alone on
+    ``META_CRITERION`` at the form's default settings: the request the
+    metric-evaluation page queues (no worker woken), run by the worker's
+    runner here."""
+    MetaEvaluation.objects.filter(test_sets=test_set).delete()
+    request = checked_request(
+        user, [test_set.pk], None, META_CRITERION, chosen_settings()
+    )
+    job = _create(request, request.digest, user)
+    run_meta_evaluation(job.pk)
+    job.refresh_from_db()
+    if job.status != MetaEvaluation.Status.SUCCEEDED:
+        raise RuntimeError(f"the bench's meta-evaluation failed: {job.error_message}")
+    return job
 
 
 def _store_external(test_set, user, outputs, n_metrics: int, rng) -> None:

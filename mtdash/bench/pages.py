@@ -25,6 +25,7 @@ from django.test import Client, override_settings
 from django.urls import NoReverseMatch, reverse
 
 from mtdash.bench.build import BenchData
+from mtdash.bench.judged import META_CRITERION
 from mtdash.judgments.correlations.points import first_cell
 
 PAGE_TARGET_MS = 300.0
@@ -65,6 +66,16 @@ def _pair_query(data: BenchData) -> str:
 def _judged(data: BenchData) -> list[list[int]]:
     """The judged test set's id, or nothing (the page is then not available)."""
     return [[data.judged_test_set.pk]] if data.judged_test_set else []
+
+
+def _meta(data: BenchData, *rest) -> list[list]:
+    """The stored meta-evaluation's id (with ``rest``), or nothing."""
+    return [[data.meta_evaluation_id, *rest]] if data.meta_evaluation_id else []
+
+
+def _meta_query(data: BenchData) -> str:
+    """The metric-evaluation page showing the meta-evaluation's criterion."""
+    return "?" + urlencode({"criterion": META_CRITERION})
 
 
 def _scatter_query(data: BenchData) -> str:
@@ -144,6 +155,13 @@ PAGES = (
         headers={"HTTP_ACCEPT": "application/json"},
         target_ms=CORRELATIONS_TARGET_MS,
     ),
+    # The WMT meta-evaluation: the metric-evaluation page showing the stored
+    # result in its section, the result's exports and its page across test
+    # sets (the bench's one judged test set alone).
+    Page("WMT section", "test_set_correlations", _judged, _meta_query),
+    Page("WMT CSV", "meta_evaluation_export", lambda d: _meta(d, "csv")),
+    Page("WMT LaTeX", "meta_evaluation_export", lambda d: _meta(d, "tex")),
+    Page("WMT across test sets", "meta_evaluation_detail", _meta),
 )
 
 

@@ -20,6 +20,7 @@ from mtdash.evaluation.models import (
     TestSetAnalysis,
 )
 from mtdash.evaluation.services.statistics_store import unpack_statistics
+from mtdash.judgments.models import MetaEvaluation
 from scoring import get_metric
 
 TINY = ["--systems", "3", "--metrics", "2", "--segments", "20", "--requests", "2"]
@@ -72,6 +73,29 @@ def test_it_times_every_page_and_writes_the_figures_as_json(tmp_path):
     for row in correlation_pages:
         assert row["status"] == 200, row["page"]
         assert row["target_ms"] == 500
+    # Its WMT meta-evaluation: stored by the runner, then its pages served.
+    assert "meta-evaluation job (da):" in output
+    assert judged["meta_evaluation_job_seconds"] > 0
+    meta = MetaEvaluation.objects.get()
+    assert meta.status == MetaEvaluation.Status.SUCCEEDED
+    assert meta.criterion == "da" and meta.result["test_sets"][0]["metrics"]
+    meta_pages = {
+        (row["page"], row["mode"]): row
+        for row in report["pages"]
+        if row["page"].startswith("WMT")
+    }
+    assert len(meta_pages) == 8  # 4 pages, warm and cold
+    for (page, _mode), row in meta_pages.items():
+        assert row["status"] == 200, page
+        assert row["target_ms"] == 300
+    section = meta_pages["WMT section", "warm"]
+    assert section["url"].endswith("?criterion=da")
+    # The section shows the stored table: the page is larger than without it.
+    plain_page = next(row for row in report["pages"] if row["page"] == "correlations")
+    assert section["size_bytes"] > plain_page["size_bytes"] + 1000
+    assert meta_pages["WMT CSV", "warm"]["url"].endswith(f"/{meta.pk}/export.csv")
+    assert meta_pages["WMT LaTeX", "warm"]["url"].endswith(f"/{meta.pk}/export.tex")
+    assert meta_pages["WMT across test sets", "warm"]["url"].endswith(f"/{meta.pk}/")
 
 
 @pytest.mark.django_db

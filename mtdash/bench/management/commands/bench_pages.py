@@ -2,7 +2,8 @@
 metrics x 3,000 segments and time every page of the dashboard on it; and a
 judged test set of 20 systems x 2,000 segments x 30 metrics x 3 criteria
 for the metric-evaluation page, whose correlations the worker's step
-computes first (timed: ``correlation job``).
+computes first (timed: ``correlation job``), and whose WMT meta-evaluation
+the worker's runner stores next (timed: ``meta-evaluation job``).
 
 By default everything happens in a throwaway SQLite database,
 ``$MTDASH_DATA_DIR/bench.sqlite3`` (the command runs itself again with
@@ -33,7 +34,12 @@ from mtdash.bench.build import (
     database_has_other_data,
     existing_bench,
 )
-from mtdash.bench.judged import JudgedSize, build_judged, existing_judged
+from mtdash.bench.judged import (
+    JudgedSize,
+    build_judged,
+    existing_judged,
+    store_meta_evaluation,
+)
 from mtdash.bench.pages import PAGES, format_table, profile_page, time_pages
 from mtdash.evaluation.leaderboard.comparisons import compare_test_set
 from mtdash.evaluation.models import TestSetAnalysis
@@ -157,11 +163,19 @@ class Command(BaseCommand):
         self.stdout.write(f"correlation job: {seconds:.1f} s")
         for step, spent in stored.data["seconds"].items():
             self.stdout.write(f"  {step}: {spent:.1f} s")
+        started = time.perf_counter()
+        meta = store_meta_evaluation(test_set, data.user)
+        meta_seconds = time.perf_counter() - started
+        data.meta_evaluation_id = meta.pk
+        self.stdout.write(
+            f"meta-evaluation job ({meta.criterion}): {meta_seconds:.1f} s"
+        )
         return {
             "size": size.__dict__,
             "build_seconds": timings,
             "correlation_job_seconds": seconds,
             "correlation_steps_seconds": stored.data["seconds"],
+            "meta_evaluation_job_seconds": meta_seconds,
         }
 
     def _summary(self, report: dict) -> str:
