@@ -30,7 +30,7 @@ from mtdash.evaluation.models import (
     SegmentScore,
     TestSet,
 )
-from mtdash.judgments.models import Judgment
+from mtdash.judgments.models import Criterion, Judgment
 from mtdash.judgments.sources import in_use
 from scoring import __version__ as SCORING_VERSION
 from scoring.stats import MetricScores
@@ -173,7 +173,9 @@ def inputs_digest(test_set: TestSet, visible: dict[int, str], settings) -> str:
             metric__test_set=test_set, output_id__in=list(visible)
         ).values_list("pk", "imported_at", "metric__name", "metric__higher_is_better")
     )
-    judgments = in_use(Judgment.objects.filter(output_id__in=list(visible)))
+    judgments = Judgment.objects.filter(output_id__in=list(visible))
+    if Criterion.left_out.through.objects.filter(criterion__test_set=test_set).exists():
+        judgments = in_use(judgments)  # a check per judgment: only if it matters
     judgments = judgments.aggregate(n=Count("pk"), total=Sum("value"), last=Max("pk"))
     parts = (
         sorted(visible.items()),

@@ -10,11 +10,15 @@ import re
 
 import pandas as pd
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from mtdash.evaluation.models import SystemOutput
+from mtdash.judgments.correlations.inputs import inputs_digest
+from mtdash.judgments.meta_evaluation.inputs import visible_outputs
 from mtdash.judgments.meta_evaluation.page import job_tables, shade
-from mtdash.judgments.models import MetaEvaluation
+from mtdash.judgments.models import Criterion, JudgmentImport, MetaEvaluation
 from tests.web.judgments.meta_evaluation_support import (
     another_test_set,
     judge,
@@ -143,6 +147,45 @@ def test_the_table_shows_each_task_with_its_clusters_shaded(client, member, judg
     assert '<span class="negated" title="an error rate, negated">−</span>ter' in html
     export = reverse("meta_evaluation_export", args=[job.pk, "csv"])
     assert f'href="{export}"' in html
+
+
+@pytest.mark.django_db
+def test_the_section_says_when_the_judgments_in_use_changed(client, member, judged):
+    run(queue(member, [judged])[0])
+    client.force_login(member)
+
+    def stale() -> bool:
+        return 'id="meta-stale"' in section(correlations_page(client, judged))
+
+    assert not stale()
+    adequacy = Criterion.objects.get(test_set=judged, name="adequacy")
+    # Leaving out a source without judgments keeps the same judgments: the
+    # digest read with each judgment's source checked is the one read without.
+    empty = JudgmentImport.objects.create(
+        test_set=judged, file_name="empty.csv", layout="csv"
+    )
+    adequacy.left_out.add(empty)
+    assert not stale()
+    imported = JudgmentImport.objects.get(test_set=judged, file_name="judgments.csv")
+    adequacy.left_out.add(imported)
+    assert stale()
+    adequacy.left_out.remove(imported, empty)
+    assert not stale()
+
+
+@pytest.mark.django_db
+def test_the_digest_checks_each_judgments_source_only_when_one_is_left_out(
+    judged,
+):
+    def digest_queries() -> list[str]:
+        with CaptureQueriesContext(connection) as queries:
+            inputs_digest(judged, visible_outputs(judged), "wmt-protocol")
+        return [query["sql"] for query in queries]
+
+    assert not any("EXISTS" in sql for sql in digest_queries())
+    imported = JudgmentImport.objects.get(test_set=judged, file_name="judgments.csv")
+    Criterion.objects.get(test_set=judged, name="fluency").left_out.add(imported)
+    assert any("EXISTS" in sql for sql in digest_queries())
 
 
 @pytest.mark.django_db
