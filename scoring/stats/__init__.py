@@ -28,6 +28,8 @@ Arrays in, frozen dataclasses out, seeds explicit (SPEC section 3):
   :mod:`~scoring.stats.tie_calibration`: segment-level tau_b, tau_c, tau_23
   and acc_eq grouped by item, system or not at all, with exact tie
   calibration, and the pair outcomes a significance test swaps;
+- :mod:`~scoring.stats.metric_drill_down`: one metric's system pairs
+  (agreeing with the humans or not) and the segments that cost it acc_eq;
 - :mod:`~scoring.stats.metric_permutation` (with
   :mod:`~scoring.stats.metric_swaps`, :mod:`~scoring.stats.outcome_swaps`,
   :mod:`~scoring.stats.outcome_sources`) and
@@ -93,6 +95,16 @@ from scoring.stats.meta_evaluation import (
     CriterionColumn,
     correlation_table,
     describe_interval,
+)
+from scoring.stats.metric_drill_down import (
+    MetricDrillDown,
+    SegmentOutcome,
+    SegmentOutcomes,
+    SystemPairOutcome,
+    SystemPairOutcomes,
+    metric_drill_down,
+    segment_outcomes,
+    system_pair_outcomes,
 )
 from scoring.stats.metric_permutation import (
     MetricRanking,
@@ -161,6 +173,14 @@ from scoring.stats.wmt_protocol import (
 from scoring.stats.wmt_results import ProtocolResult, TaskResult, overall_cells
 
 __all__ = [
+    "MetricDrillDown",
+    "SegmentOutcome",
+    "SegmentOutcomes",
+    "SystemPairOutcome",
+    "SystemPairOutcomes",
+    "metric_drill_down",
+    "segment_outcomes",
+    "system_pair_outcomes",
     "MetricRanking",
     "OutcomeSwap",
     "PooledRanking",
