@@ -19,6 +19,7 @@ from mtdash.api.views import (
     meta_evaluations,
     orange,
     readability,
+    references,
     testsets,
 )
 
@@ -40,6 +41,12 @@ urlpatterns = [
         "test-sets/<int:pk>/outputs/",
         testsets.OutputCreate.as_view(),
         name="api_outputs",
+    ),
+    # A reference entered as a system (a human translation, as WMT does).
+    path(
+        "test-sets/<int:pk>/references/<str:label>/system",
+        references.ReferenceAsSystem.as_view(),
+        name="api_reference_as_system",
     ),
     path("test-sets/<int:pk>/nbest/", orange.NBestCreate.as_view(), name="api_nbest"),
     path("nbest/<int:pk>", orange.NBestDetail.as_view(), name="api_nbest_list"),

@@ -12,8 +12,9 @@ built.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping
 from functools import lru_cache
+from typing import TypeVar
 
 from scoring import (
     MetricError,
@@ -133,3 +134,49 @@ def _check_length(spec: str, metric, max_length: int) -> None:
             f"{shown}: the metric spec is {longest} characters long; "
             f"at most {max_length} can be stored"
         )
+
+
+# Signature fields that describe the references a score was computed against.
+REFERENCE_FIELDS = ("nrefs", "refs")
+Row = TypeVar("Row")
+
+
+def without_references(signature: str) -> str:
+    """``signature`` without the fields naming the references (``nrefs``,
+    chrF's ``refs`` fingerprint): what a human translation entered as a
+    system, scored against the other references, shares with the MT
+    outputs' signature."""
+    return "|".join(
+        part
+        for part in signature.split("|")
+        if part.partition(":")[0] not in REFERENCE_FIELDS
+    )
+
+
+def at_main_signature(
+    by_output: Mapping[int, Row],
+    signature_of: Callable[[Row], str],
+    human_translations: Collection[int] = (),
+) -> tuple[str, dict[int, Row]]:
+    """(the main signature, the rows under it, by output id) of one metric
+    column: the signature most MT outputs' scores carry (a tie: the first in
+    sort order), and the rows that have it. A human translation's row counts
+    when it differs only in the references; when only human translations
+    are scored, their own most common signature is the main one."""
+    machine = [
+        signature_of(row)
+        for output_id, row in by_output.items()
+        if output_id not in human_translations
+    ] or [signature_of(row) for row in by_output.values()]
+    main = max(sorted(set(machine)), key=machine.count)
+    loose = without_references(main)
+    chosen = {
+        output_id: row
+        for output_id, row in sorted(by_output.items())
+        if signature_of(row) == main
+        or (
+            output_id in human_translations
+            and without_references(signature_of(row)) == loose
+        )
+    }
+    return main, chosen

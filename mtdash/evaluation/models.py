@@ -66,10 +66,13 @@ class TestSet(models.Model):
         document_ids = [doc for _, doc in rows]
         return sources, (document_ids if all(document_ids) else None)
 
-    def reference_streams(self) -> list[list[str]]:
-        """One list of texts per reference set, each in segment order."""
+    def reference_streams(self, reference_sets=None) -> list[list[str]]:
+        """One list of texts per reference set (all of them, or those given),
+        each in segment order."""
+        if reference_sets is None:
+            reference_sets = self.reference_sets.order_by("label")
         streams = []
-        for reference_set in self.reference_sets.order_by("label"):
+        for reference_set in reference_sets:
             texts = reference_set.segments.order_by("index").values_list(
                 "text", flat=True
             )
@@ -168,6 +171,17 @@ class SystemOutput(models.Model):
         default=False,
         help_text="kept and scored, but left out of the leaderboard and its tests",
     )
+    # A human translation entered as a system, as WMT does: the text of this
+    # reference, scored against the test set's other references. Deleting
+    # the reference deletes the output.
+    reference = models.OneToOneField(
+        ReferenceSet,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="as_system",
+        help_text="the reference this output is (a human translation as a system)",
+    )
 
     class Meta:
         ordering = ["-created_at"]
@@ -184,6 +198,32 @@ class SystemOutput(models.Model):
         return list(
             self.hypothesis_set.order_by("index").values_list("text", flat=True)
         )
+
+    @property
+    def is_human_translation(self) -> bool:
+        return self.reference_id is not None
+
+    def reference_sets(self) -> models.QuerySet[ReferenceSet]:
+        """The references this output is scored against: all of the test
+        set's, but its own when it is a human translation."""
+        references = self.test_set.reference_sets.order_by("label")
+        if self.reference_id is not None:
+            references = references.exclude(pk=self.reference_id)
+        return references
+
+    def reference_streams(self) -> list[list[str]]:
+        """One list of texts per reference it is scored against, in segment
+        order (see :meth:`reference_sets`)."""
+        return self.test_set.reference_streams(self.reference_sets())
+
+
+def human_translation_ids(test_set: TestSet) -> set[int]:
+    """Ids of the test set's outputs that are references entered as systems."""
+    return set(
+        SystemOutput.objects.filter(
+            test_set=test_set, reference__isnull=False
+        ).values_list("pk", flat=True)
+    )
 
 
 class Hypothesis(models.Model):

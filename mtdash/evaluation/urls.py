@@ -125,6 +125,11 @@ urlpatterns = [
         reference_views.reference_diagnostics,
         name="reference_diagnostics",
     ),
+    path(
+        "test-sets/<int:pk>/references/<str:label>/as-system/",
+        reference_views.reference_as_system,
+        name="reference_as_system",
+    ),
     path("systems/<int:pk>/rename/", manage_views.system_rename, name="system_rename"),
     path("systems/<int:pk>/delete/", manage_views.system_delete, name="system_delete"),
     path("outputs/<int:pk>/hide/", manage_views.output_hide, name="output_hide"),

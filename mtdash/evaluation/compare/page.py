@@ -446,9 +446,14 @@ def ngram_table_for(test_set: TestSet, a: SystemOutput, b: SystemOutput) -> Ngra
         hypotheses_a, hypotheses_b = (
             [tokenize(text) for text in output.hypotheses()] for output in (a, b)
         )
+        # Human translations leave their own reference out (they would
+        # match it word for word).
+        own = {a.reference_id, b.reference_id} - {None}
         streams = [
             [tokenize(text) for text in stream]
-            for stream in test_set.reference_streams()
+            for stream in test_set.reference_streams(
+                test_set.reference_sets.exclude(pk__in=own).order_by("label")
+            )
         ]
         sentences = (
             (hyp_a, hyp_b, [stream[i] for stream in streams])

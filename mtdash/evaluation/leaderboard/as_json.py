@@ -80,6 +80,8 @@ def leaderboard_json(board: Leaderboard, p_values: bool = False) -> dict:
             {
                 "system": row.system,
                 "output_id": row.output_id,
+                # The reference's label when the system is a human translation.
+                "human_translation_of": row.human_translation_of or None,
                 "scores": scores,
                 "human": human,
             }

@@ -20,7 +20,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 
-from mtdash.common.metric_specs import stored_spec
+from mtdash.common.metric_specs import (
+    at_main_signature,
+    stored_spec,
+    without_references,
+)
 from mtdash.evaluation.leaderboard.significance import (
     DEFAULT_TEST,
     ColumnComparison,
@@ -102,11 +106,21 @@ class LeaderboardCell:
     def in_best_cluster(self) -> bool:
         return self.significance is not None and self.significance.cluster == 1
 
+    # The score of a human translation entered as a system: computed against
+    # the other references, so its signature differs in them alone.
+    human_translation: bool = False
+
     @property
     def other_signature(self) -> bool:
         """True when this score was computed under another signature than
         most of its column (e.g. by an older version)."""
-        return bool(self.signature) and self.signature != self.column.signature
+        if not self.signature:
+            return False
+        if self.human_translation:
+            return without_references(self.signature) != without_references(
+                self.column.signature
+            )
+        return self.signature != self.column.signature
 
 
 @dataclass(frozen=True)
@@ -125,6 +139,8 @@ class LeaderboardRow:
     significance: dict[str, Significance] = field(default_factory=dict)
     hidden: bool = False
     system_id: int | None = None
+    # A reference entered as a system (its label), scored against the others.
+    human_translation_of: str = ""
 
 
 @dataclass(frozen=True)
@@ -164,6 +180,7 @@ class Leaderboard:
             row.signatures.get(column.name, ""),
             significance,
             pending=value is not None and significance is None and not row.hidden,
+            human_translation=bool(row.human_translation_of),
         )
 
     def display_rows(self) -> list[tuple[LeaderboardRow, list[LeaderboardCell]]]:
@@ -192,7 +209,7 @@ def build_leaderboard(
     test = chosen_test(test)
     correction = chosen_correction(correction)
     outputs = SystemOutput.objects.filter(test_set=test_set, hidden=False)
-    outputs = outputs.select_related("system")
+    outputs = outputs.select_related("system", "reference")
     latest_jobs = {}
     for job in ScoringJob.objects.filter(output__test_set=test_set).order_by(
         "created_at", "pk"
@@ -232,6 +249,9 @@ def build_leaderboard(
                 job_status=job.status if job else "",
                 job_id=job.pk if job else None,
                 significance=significance.get(output.pk, {}),
+                human_translation_of=(
+                    output.reference.label if output.reference_id else ""
+                ),
             )
         )
     names = sorted(set(column_of.values()))
@@ -319,14 +339,17 @@ def _primary(
 
 
 def _column(name: str, rows: list[LeaderboardRow]) -> MetricColumn:
-    counts: dict[str, int] = {}
-    for row in rows:
-        if name in row.signatures:
-            signature = row.signatures[name]
-            counts[signature] = counts.get(signature, 0) + 1
-    signatures = tuple(sorted(counts, key=lambda s: (-counts[s], s)))
-    higher_is_better, scale = _direction_and_scale(name, signatures[0])
-    return MetricColumn(name, signatures[0], higher_is_better, scale, signatures)
+    by_output = {
+        row.output_id: row.signatures[name] for row in rows if name in row.signatures
+    }
+    human = {row.output_id for row in rows if row.human_translation_of}
+    main, at_main = at_main_signature(by_output, lambda signature: signature, human)
+    # Signatures that differ in more than a human translation's references.
+    others = {s for oid, s in by_output.items() if oid not in at_main}
+    counts = {s: list(by_output.values()).count(s) for s in others}
+    signatures = (main, *sorted(others, key=lambda s: (-counts[s], s)))
+    higher_is_better, scale = _direction_and_scale(name, main)
+    return MetricColumn(name, main, higher_is_better, scale, signatures)
 
 
 def _direction_and_scale(spec: str, signature: str) -> tuple[bool, float]:

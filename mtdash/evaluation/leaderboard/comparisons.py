@@ -40,6 +40,7 @@ import numpy as np
 from django.conf import settings
 from django.db import transaction
 
+from mtdash.common.metric_specs import at_main_signature
 from mtdash.common.numbers import finite_list
 from mtdash.common.queueing import send_job_tasks
 from mtdash.common.registry import analysis_refreshers, leaderboard_column_sources
@@ -54,6 +55,7 @@ from mtdash.evaluation.models import (
     MetricComparison,
     SystemOutput,
     TestSet,
+    human_translation_ids,
 )
 from mtdash.evaluation.references import diagnostics as reference_diagnostics
 from mtdash.evaluation.services.statistics_store import unpack_statistics
@@ -218,14 +220,10 @@ def _metric_columns(test_set: TestSet, visible: dict[int, str]):
     for pk, output_id, metric, signature, computed_at in stored:
         name = column_of[metric, signature]
         latest.setdefault(name, {})[output_id] = (pk, metric, signature, computed_at)
+    human = human_translation_ids(test_set)
     for name, by_output in sorted(latest.items()):
-        signatures = [signature for _, _, signature, _ in by_output.values()]
-        main = max(sorted(set(signatures)), key=signatures.count)
-        chosen = {
-            output_id: row
-            for output_id, row in sorted(by_output.items())
-            if output_id in visible and row[2] == main
-        }
+        main, at_main = at_main_signature(by_output, lambda row: row[2], human)
+        chosen = {oid: row for oid, row in at_main.items() if oid in visible}
         if not chosen:
             continue
         parts = [(oid, pk, str(at)) for oid, (pk, _, _, at) in chosen.items()]

@@ -92,6 +92,12 @@ def refresh(test_set: TestSet, visible_output_ids: list[int]) -> bool:
         analyses.filter(kind__startswith=KIND).delete()
         return False
     references = test_set.reference_streams()
+    # A human translation entered as a system is one of the references: the
+    # references' own block already compares it with the others.
+    human = set(
+        test_set.outputs.filter(reference__isnull=False).values_list("pk", flat=True)
+    )
+    visible_output_ids = [pk for pk in visible_output_ids if pk not in human]
     references_digest = _digest(labels, references, test_set.target_language)
     hypotheses = _hypotheses(visible_output_ids, len(references[0]))
     output_digests = {

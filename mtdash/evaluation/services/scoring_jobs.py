@@ -116,7 +116,7 @@ def _score(job: ScoringJob) -> None:
     output = job.output
     hypotheses = output.hypotheses()
     test_set = output.test_set
-    references = test_set.reference_streams()
+    references = output.reference_streams()  # a human translation: the others
     sources, document_ids = test_set.sources_and_document_ids()
     report = _progress_reporter(job.pk, len(job.metrics))
     for position, metric_name in enumerate(job.metrics):

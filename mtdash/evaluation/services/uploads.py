@@ -114,8 +114,11 @@ def create_system_output(
     system_description: str = "",
     metrics: Sequence[str] = DEFAULT_METRICS,
     queue: bool = True,
+    reference: ReferenceSet | None = None,
 ) -> ScoringJob:
-    """Store a system's output on a test set and create its scoring job.
+    """Store a system's output on a test set and create its scoring job;
+    with ``reference``, the output is that human translation entered as a
+    system (scored against the other references).
 
     With ``queue`` the job is sent to Celery only after the transaction
     commits, so a worker never looks for rows that are not there yet.
@@ -130,11 +133,14 @@ def create_system_output(
             system_description=system_description,
             metrics=metrics,
             queue=queue,
+            reference=reference,
         )
     except IntegrityError:
         taken = SystemOutput.objects.filter(
             test_set=test_set, system__team=test_set.team, system__name=system_name
         )
+        if reference is not None and not taken.exists():
+            taken = SystemOutput.objects.filter(reference=reference)
         if taken.exists():
             raise AlreadyExists(system_name) from None
         raise
@@ -150,6 +156,7 @@ def _store_system_output(
     system_description: str,
     metrics: Sequence[str],
     queue: bool,
+    reference: ReferenceSet | None = None,
 ) -> ScoringJob:
     system, _ = System.objects.get_or_create(
         team=test_set.team,
@@ -157,7 +164,7 @@ def _store_system_output(
         defaults={"description": system_description},
     )
     output = SystemOutput.objects.create(
-        system=system, test_set=test_set, uploaded_by=user
+        system=system, test_set=test_set, uploaded_by=user, reference=reference
     )
     Hypothesis.objects.bulk_create(
         (

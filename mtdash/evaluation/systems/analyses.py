@@ -141,11 +141,33 @@ class _TestSetContext:
         return get_tokenizer(tokenizer_name(self.test_set))
 
     @cached_property
+    def reference_labels(self) -> list[str]:
+        return list(
+            self.test_set.reference_sets.order_by("label").values_list(
+                "label", flat=True
+            )
+        )
+
+    @cached_property
     def references(self) -> list[list[tuple[str, ...]]]:
         """Tokens per reference stream, per segment."""
         return [
             [self.tokenize(text) for text in stream]
             for stream in self.test_set.reference_streams()
+        ]
+
+    def references_of(self, output_id: int) -> list[list[tuple[str, ...]]]:
+        """The streams an output is scored against: a human translation's own
+        reference left out."""
+        own = (
+            SystemOutput.objects.filter(pk=output_id)
+            .values_list("reference__label", flat=True)
+            .first()
+        )
+        return [
+            stream
+            for label, stream in zip(self.reference_labels, self.references)
+            if label != own
         ]
 
     @cached_property
@@ -184,11 +206,10 @@ def _analyse(context: _TestSetContext, output_id: int, columns: dict) -> dict:
     ]
     n_segments = len(hypotheses)
     word_accuracy = []
-    if context.references and all(len(s) == n_segments for s in context.references):
+    references = context.references_of(output_id)
+    if references and all(len(s) == n_segments for s in references):
         for key, name, counts in context.frequency_tables:
-            result = buckets.word_accuracy_by_frequency(
-                hypotheses, context.references, counts
-            )
+            result = buckets.word_accuracy_by_frequency(hypotheses, references, counts)
             word_accuracy.append({"key": key, "name": name, **result.to_dict()})
     metrics = {}
     for column, corpus_score_id in columns.items():

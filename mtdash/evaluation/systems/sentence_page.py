@@ -94,6 +94,9 @@ def build_sentence_view(
         ReferenceSegment.objects.filter(
             reference_set__test_set_id=output.test_set_id, index=index
         )
+        # A human translation is shown against the references it is scored
+        # against: its own would match every word.
+        .exclude(reference_set_id=output.reference_id)
         .order_by("reference_set__label")
         .values_list("reference_set__label", "text")
     )

@@ -21,7 +21,7 @@ from types import MappingProxyType
 import numpy as np
 from django.db.models import Count, Max, Sum
 
-from mtdash.common.metric_specs import higher_is_better
+from mtdash.common.metric_specs import at_main_signature, higher_is_better
 from mtdash.evaluation.leaderboard.build import column_names
 from mtdash.evaluation.models import (
     CorpusScore,
@@ -29,6 +29,7 @@ from mtdash.evaluation.models import (
     ExternalSegmentScore,
     SegmentScore,
     TestSet,
+    human_translation_ids,
 )
 from mtdash.judgments.models import Criterion, Judgment
 from mtdash.judgments.sources import in_use
@@ -57,14 +58,10 @@ def metric_columns(
             signature,
         )
     columns = {}
+    human = human_translation_ids(test_set)
     for name, by_output in sorted(latest.items()):
-        signatures = [signature for _, signature in by_output.values()]
-        main = max(sorted(set(signatures)), key=signatures.count)
-        chosen = {
-            output_id: row
-            for output_id, row in sorted(by_output.items())
-            if output_id in visible and row[1] == main
-        }
+        _, at_main = at_main_signature(by_output, lambda row: row[1], human)
+        chosen = {oid: row for oid, row in at_main.items() if oid in visible}
         if chosen:
             columns[name] = chosen
     return columns
