@@ -102,7 +102,7 @@ from scoring.stats.metric_drill_down import (
     SegmentOutcomes,
     SystemPairOutcome,
     SystemPairOutcomes,
-    metric_drill_down,
+    drill_down_metric,
     segment_outcomes,
     system_pair_outcomes,
 )
@@ -178,7 +178,7 @@ __all__ = [
     "SegmentOutcomes",
     "SystemPairOutcome",
     "SystemPairOutcomes",
-    "metric_drill_down",
+    "drill_down_metric",
     "segment_outcomes",
     "system_pair_outcomes",
     "MetricRanking",

@@ -351,7 +351,7 @@ class MetricDrillDown:
         }
 
 
-def metric_drill_down(
+def drill_down_metric(
     scores: MetricScores,
     human: HumanScores,
     metric: str,

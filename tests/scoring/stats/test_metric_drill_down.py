@@ -24,7 +24,7 @@ from scoring.stats.metric_drill_down import (
     DISAGREE,
     HUMAN_TIE,
     METRIC_TIE,
-    metric_drill_down,
+    drill_down_metric,
     segment_outcomes,
     system_pair_outcomes,
 )
@@ -285,7 +285,7 @@ def test_the_drill_down_of_each_metric_matches_the_protocols_cells() -> None:
     accuracies = coefficients(result, "system:accuracy")
     acc_eqs = coefficients(result, "segment:acc_eq")
     for metric, epsilon in epsilons(result, "segment:acc_eq").items():
-        drill = metric_drill_down(
+        drill = drill_down_metric(
             world.scores(), human, metric, result.systems, epsilon
         )
         assert drill.negated == (metric in result.negated)
@@ -302,4 +302,4 @@ def test_an_unknown_metric_is_refused() -> None:
     world = synthetic_world()
     human = human_scores(world.judgments, world.criterion)
     with pytest.raises(ScoringError, match="no scores of metric 'bleu'"):
-        metric_drill_down(world.scores(), human, "bleu", ("sysA",), 0.0)
+        drill_down_metric(world.scores(), human, "bleu", ("sysA",), 0.0)
