@@ -16,6 +16,7 @@ from mtdash.api.views import (
     judgments,
     leaderboard_exports,
     manage,
+    meta_evaluation_drill_down,
     meta_evaluations,
     orange,
     readability,
@@ -141,6 +142,11 @@ urlpatterns = [
         "meta-evaluations/<int:pk>",
         meta_evaluations.MetaEvaluationDetail.as_view(),
         name="api_meta_evaluation",
+    ),
+    path(
+        "meta-evaluations/<int:pk>/test-sets/<int:test_set_id>/metrics/<path:metric>",
+        meta_evaluation_drill_down.MetaEvaluationMetric.as_view(),
+        name="api_meta_evaluation_metric",
     ),
     path(
         "orange/<int:pk>/comparison",

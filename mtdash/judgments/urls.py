@@ -108,6 +108,13 @@ urlpatterns = [
         meta_views.meta_evaluation_retry,
         name="meta_evaluation_retry",
     ),
+    # One metric's drill-down; <path:> since an external metric's name may
+    # hold a slash (a model name such as Unbabel/wmt22-comet-da).
+    path(
+        "meta-evaluations/<int:pk>/test-sets/<int:test_set_id>/metrics/<path:metric>/",
+        meta_views.meta_evaluation_metric,
+        name="meta_evaluation_metric",
+    ),
     re_path(
         r"^meta-evaluations/(?P<pk>[0-9]+)/export\.(?P<fmt>csv|tex)$",
         meta_views.meta_evaluation_export,

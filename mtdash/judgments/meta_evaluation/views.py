@@ -1,7 +1,8 @@
 """Meta-evaluation pages: queueing one for a test set (from its
 metric-evaluation page), the team's meta-evaluations across test sets and
 the form that queues one, a job's page (progress, then the overall and
-per-test-set tables), its status JSON, running it again, and its exports.
+per-test-set tables), its status JSON, running it again, its exports, and
+one metric's drill-down on one of its test sets.
 
 The computing is a worker's (:mod:`~mtdash.judgments.meta_evaluation.jobs`);
 pages only read what it stored."""
@@ -25,6 +26,8 @@ from mtdash.common.forms import bound_data
 from mtdash.common.responses import download_response, job_status_response
 from mtdash.evaluation import access
 from mtdash.evaluation.models import TestSet
+from mtdash.judgments.meta_evaluation.drill_down import NotInResult, drill_down_page
+from mtdash.judgments.meta_evaluation.drill_down_figure import pairs_figure
 from mtdash.judgments.meta_evaluation.exports import FORMATS
 from mtdash.judgments.meta_evaluation.forms import AcrossForm, OneTestSetForm
 from mtdash.judgments.meta_evaluation.jobs import (
@@ -153,3 +156,20 @@ def meta_evaluation_export(request, pk: int, fmt: str):
         status = 409 if job.status == MetaEvaluation.Status.FAILED else 202
         return HttpResponse(message, status=status, content_type="text/plain")
     return download_response(render_export(tables), f"meta-evaluation-{job.pk}.{fmt}")
+
+
+@login_required
+@require_GET
+def meta_evaluation_metric(request, pk: int, test_set_id: int, metric: str):
+    """One metric's system pairs and the segments that decide its acc_eq;
+    the job's progress (or failure) until it has a result."""
+    job = get_object_or_404(meta_evaluations_of(request.user), pk=pk)
+    context = {"job": job, "metric": metric}
+    if job.status == MetaEvaluation.Status.SUCCEEDED:
+        try:
+            page = drill_down_page(job, test_set_id, metric, request.GET.get("page"))
+        except NotInResult as missing:
+            raise Http404(str(missing)) from None
+        figure = pairs_figure(page.pairs, metric, job.criterion, page.standardised)
+        context.update(page=page, figure=figure)
+    return render(request, "judgments/meta_evaluation_metric.html", context)
