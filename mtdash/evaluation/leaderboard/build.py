@@ -164,6 +164,10 @@ class Leaderboard:
         return self.columns[0].name if self.columns else None
 
     @property
+    def has_human_translations(self) -> bool:
+        return any(row.human_translation_of for row in self.rows)
+
+    @property
     def has_other_signatures(self) -> bool:
         return any(len(column.signatures) > 1 for column in self.columns)
 
