@@ -67,7 +67,7 @@ def pairs_figure(
                 "automargin": True,
             },
             "legend": {"orientation": "h", "y": -0.22},
-            "margin": {"l": 60, "r": 20, "t": 20, "b": 60},
-            "height": 420,
+            "margin": {"l": 60, "r": 20, "t": 44, "b": 60},  # t: the mode bar
+            "height": 460,
         },
     }
