@@ -14,6 +14,8 @@ Judgments name it like any system (WMT21's MQM files call the references
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from django.contrib.auth.models import AbstractBaseUser
 
 from mtdash.common.metric_specs import stored_spec
@@ -57,12 +59,14 @@ def enter_reference_as_system(
     user: AbstractBaseUser | None,
     *,
     system_name: str = "",
+    metrics: Sequence[str] | None = None,
     queue: bool = True,
 ) -> ScoringJob:
     """Store reference ``label`` of ``test_set`` as a system output (named
     ``system_name``, by default :func:`default_system_name`) and queue its
-    scoring job with :func:`metrics_of`; raise :class:`CannotEnterReference`
-    with a message for the person when it cannot be done."""
+    scoring job with ``metrics`` (checked specs; default
+    :func:`metrics_of`); raise :class:`CannotEnterReference` with a message
+    for the person when it cannot be done."""
     reference = ReferenceSet.objects.filter(test_set=test_set, label=label).first()
     if reference is None:
         labels = ", ".join(test_set.reference_sets.values_list("label", flat=True))
@@ -95,7 +99,7 @@ def enter_reference_as_system(
             name,
             texts,
             system_description=f"human translation: reference {label}",
-            metrics=metrics_of(test_set),
+            metrics=metrics_of(test_set) if metrics is None else metrics,
             queue=queue,
             reference=reference,
         )

@@ -192,3 +192,57 @@ def test_import_nbest_refuses_a_sentence_outside_the_test_set(team, test_set, tm
         "has 3 (ids 0–2; Moses counts from 0)"
     )
     assert not NBestList.objects.exists()
+
+
+def test_import_wmt_enters_references_as_systems_before_the_judgments(team, tmp_path):
+    from mtdash.judgments.models import Judgment
+
+    # The en-de folder with two systems and the MQM rows of those and of the
+    # references C and D (the whole file also rates systems without outputs).
+    source = WMT21_DIR / "en-de"
+    folder = tmp_path / "en-de"
+    (folder / "sys").mkdir(parents=True)
+    (folder / "human").mkdir()
+    for name in ("src.en", "ref.A.de", "ref.C.de", "ref.D.de"):
+        shutil.copy(source / name, folder / name)
+    systems = ("Facebook-AI", "UEdin")
+    for system in systems:
+        shutil.copy(source / "sys" / f"{system}.de", folder / "sys")
+    header, *rows = (source / "human" / "mqm_seg.tsv").read_text().splitlines()
+    kept = [r for r in rows if r.split("\t")[0] in (*systems, "ref-C", "ref-D")]
+    (folder / "human" / "mqm_seg.tsv").write_text("\n".join([header, *kept]) + "\n")
+    out, err = run(
+        "import_wmt",
+        str(folder),
+        "--team",
+        team.name,
+        "--no-queue",
+        "--references-as-systems",
+        "C",
+        "D=ref-D",
+    )
+    test_set = TestSet.objects.get(team=team)
+    human = test_set.outputs.get(system__name="ref-C")
+    assert human.reference.label == "C"
+    assert human.hypotheses() == read_lines(folder / "ref.C.de")
+    assert human.reference_streams() == [
+        read_lines(folder / "ref.A.de"),
+        read_lines(folder / "ref.D.de"),
+    ]
+    assert "Reference C entered as the system ref-C." in out
+    assert "Reference D entered as the system ref-D." in out
+    # The MQM file rates the references as ref-C and ref-D: their rows now
+    # find the outputs.
+    for name in ("ref-C", "ref-D"):
+        assert Judgment.objects.filter(output__system__name=name).exists(), err
+
+
+def test_import_wmt_refuses_an_unknown_reference_as_system_and_stores_nothing(team):
+    message = refused(
+        "import_wmt", str(PAIR), "--team", team.name, "--references-as-systems", "Q"
+    )
+    assert message == (
+        "--references-as-systems Q: the folder has references A, B; a reference "
+        "entered as a system is scored against the others, so it needs two at least"
+    )
+    assert not TestSet.objects.exists()

@@ -8,6 +8,13 @@ then imported by the judgments app when it is installed.
     manage.py import_wmt ../shared/data/wmt21/de-en --team "MT group"
     manage.py import_wmt wmt21/zh-en --team T --name "newstest2021 zh-en" \\
         --metrics bleu chrf --no-queue
+    manage.py import_wmt wmt21/en-de --team T --references-as-systems C D
+    manage.py import_wmt wmt21/ru-en --team T --references-as-systems B=HUMAN
+
+``--references-as-systems`` enters those references as systems (``ref-C``…,
+or the name after ``=``; scored against the other references) before the
+judgments are read, so the judgments of the human translations find their
+outputs (WMT21's MQM files call them ``ref-C``, its DA files ``HUMAN``).
 """
 
 from __future__ import annotations
@@ -28,6 +35,10 @@ from mtdash.evaluation.management.commands._import_support import (
     read_files,
 )
 from mtdash.evaluation.models import TestSet
+from mtdash.evaluation.references.as_system import (
+    CannotEnterReference,
+    enter_reference_as_system,
+)
 from mtdash.evaluation.services.corpus_files import (
     DOCIDS,
     REFERENCE,
@@ -54,6 +65,14 @@ class Command(BaseCommand):
             help="test set name (default: '<parent> <pair>', e.g. wmt21 de-en)",
         )
         parser.add_argument("--text-type", default="news")
+        parser.add_argument(
+            "--references-as-systems",
+            nargs="+",
+            default=[],
+            metavar="LABEL[=NAME]",
+            help="enter these references as systems named ref-<LABEL> or NAME "
+            "(human translations scored against the other references)",
+        )
         add_common_arguments(parser)
 
     def handle(self, *args, **options):
@@ -72,6 +91,15 @@ class Command(BaseCommand):
             )
         except UploadProblem as problem:
             raise fail(str(problem)) from None
+        asked = options["references_as_systems"]
+        as_systems = dict(item.partition("=")[::2] for item in asked)
+        unknown = [label for label in as_systems if label not in upload.references]
+        if unknown or (as_systems and len(upload.references) < 2):
+            raise fail(
+                f"--references-as-systems {' '.join(asked)}: the folder has "
+                f"references {', '.join(upload.references)}; a reference entered as "
+                "a system is scored against the others, so it needs two at least"
+            )
         source_language, target_language = languages
         data = TestSetData(
             name=name,
@@ -103,6 +131,22 @@ class Command(BaseCommand):
             )
         except AlreadyExists:
             raise fail(f"the team already has a test set named “{name}”") from None
+        for label, system_name in as_systems.items():
+            try:
+                job = enter_reference_as_system(
+                    test_set,
+                    label,
+                    user,
+                    system_name=system_name,
+                    metrics=metrics,
+                    queue=not options["no_queue"],
+                )
+            except CannotEnterReference as problem:
+                raise fail(f"{problem} (the test set is stored)") from None
+            jobs.append(job)
+            self.stdout.write(
+                f"Reference {label} entered as the system {job.output.system.name}."
+            )
         for warning in identical_to_source_warnings(upload.source, upload.systems):
             self.stderr.write(f"warning: {warning}")
         state = "stored, not queued" if options["no_queue"] else "queued for scoring"
