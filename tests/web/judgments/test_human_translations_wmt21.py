@@ -32,29 +32,13 @@ from mtdash.judgments.meta_evaluation.jobs import (
 )
 from mtdash.judgments.models import Criterion
 from scoring.stats import ProtocolSettings
-from tests.scoring.support.realdata import (
-    FULL_DATA,
-    WMT21_DIR,
-    read_lines,
-    segment_count,
-)
+from tests.scoring.support.realdata import WMT21_DIR, read_lines, segment_count
 from tests.web.judgments.meta_evaluation_support import run
+from tests.web.judgments.test_correlations_numbers import CASES
 
 DIRECTORY = WMT21_DIR / "en-de"
-MT_SYSTEMS = (
-    (
-        "Facebook-AI",
-        "HuaweiTSC",
-        "NVIDIA-NeMo",
-        "Online-W",
-        "UEdin",
-        "VolcTrans-AT",
-        "VolcTrans-GLAT",
-        "eTranslation",
-    )
-    if FULL_DATA
-    else ("Facebook-AI", "Online-W", "UEdin")
-)
+# The MT systems with an output file and MQM ratings (the correlation tests').
+MT_SYSTEMS = CASES["en-de"][1]
 HUMAN = {"ref-C": "C", "ref-D": "D"}
 METRICS = ["bleu", "chrf"]
 
