@@ -24,7 +24,7 @@ from django.core.cache import cache
 from django.test import Client, override_settings
 from django.urls import NoReverseMatch, reverse
 
-from mtdash.bench.build import BenchData
+from mtdash.bench.build import METRIC_SPECS, BenchData
 from mtdash.bench.judged import META_CRITERION
 from mtdash.judgments.correlations.points import first_cell
 
@@ -71,6 +71,13 @@ def _judged(data: BenchData) -> list[list[int]]:
 def _meta(data: BenchData, *rest) -> list[list]:
     """The stored meta-evaluation's id (with ``rest``), or nothing."""
     return [[data.meta_evaluation_id, *rest]] if data.meta_evaluation_id else []
+
+
+def _drill_down(data: BenchData) -> list[list]:
+    """(meta-evaluation, judged test set, its first metric), or nothing."""
+    if not data.meta_evaluation_id or not data.judged_test_set:
+        return []
+    return [[data.meta_evaluation_id, data.judged_test_set.pk, METRIC_SPECS[0]]]
 
 
 def _meta_query(data: BenchData) -> str:
@@ -162,6 +169,9 @@ PAGES = (
     Page("WMT CSV", "meta_evaluation_export", lambda d: _meta(d, "csv")),
     Page("WMT LaTeX", "meta_evaluation_export", lambda d: _meta(d, "tex")),
     Page("WMT across test sets", "meta_evaluation_detail", _meta),
+    # One metric's drill-down: its system pairs and the segments deciding
+    # acc_eq, read from that metric's scores (BLEU, the first registered).
+    Page("WMT drill-down", "meta_evaluation_metric", _drill_down),
 )
 
 
