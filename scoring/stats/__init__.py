@@ -35,7 +35,12 @@ Arrays in, frozen dataclasses out, seeds explicit (SPEC section 3):
   :mod:`~scoring.stats.outcome_sources`) and
   :mod:`~scoring.stats.pooled_meta_evaluation`: permutation tests between
   metrics (PERM-BOTH, swapping scores or per-pair outcomes), WMT's rank
-  clusters, and rankings pooled over test sets.
+  clusters, and rankings pooled over test sets;
+- :mod:`~scoring.stats.span_agreement` (with
+  :mod:`~scoring.stats.span_matching`): span-level precision, recall and F1
+  of a metric's error spans against the human spans (Perrella et al. 2026:
+  em, mp, mpp, micro or macro; WMT25's w25), per system and overall, with
+  bootstrap intervals over segments.
 """
 
 from scoring.stats.agreement import (
@@ -159,6 +164,15 @@ from scoring.stats.soft_pairwise import (
     permutation_p_values,
     soft_pairwise_accuracy,
 )
+from scoring.stats.span_agreement import AVERAGES as SPAN_AVERAGES
+from scoring.stats.span_agreement import (
+    SpanAgreement,
+    SpanEvaluation,
+    SpanFigures,
+    evaluate_spans,
+    precision_recall_f1,
+)
+from scoring.stats.span_matching import VARIANTS as SPAN_VARIANTS
 from scoring.stats.tie_calibration import (
     TieCalibration,
     calibrate_outcomes,
@@ -173,6 +187,13 @@ from scoring.stats.wmt_protocol import (
 from scoring.stats.wmt_results import ProtocolResult, TaskResult, overall_cells
 
 __all__ = [
+    "SPAN_AVERAGES",
+    "SPAN_VARIANTS",
+    "SpanAgreement",
+    "SpanEvaluation",
+    "SpanFigures",
+    "evaluate_spans",
+    "precision_recall_f1",
     "MetricDrillDown",
     "SegmentOutcome",
     "SegmentOutcomes",
