@@ -1,4 +1,4 @@
-"""Command line: ``python -m scoring score|list-metrics|orange|complexity|correlate|compare|train-red``.
+"""Command line: ``python -m scoring score|list-metrics|orange|complexity|correlate|compare|spans|train-red``.
 
 Exit status 0 on success, 2 on bad input (unreadable file, invalid UTF-8,
 differing line counts, unknown metric or parameter) with a one-line-per-problem
@@ -16,6 +16,7 @@ from typing import TextIO
 
 from scoring.cli.complexity import add_complexity_parser, run_complexity
 from scoring.cli.orange import add_orange_parser, print_orange, run_orange
+from scoring.cli.spans import add_spans_parser
 from scoring.cli.stats import add_compare_parser, add_correlate_parser
 from scoring.cli.train_red import add_train_red_parser, run_train_red
 from scoring.errors import ScoringError
@@ -77,6 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_complexity_parser(commands)
     add_correlate_parser(commands)
     add_compare_parser(commands)
+    add_spans_parser(commands)
     add_train_red_parser(commands)
     return parser
 
@@ -183,7 +185,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments = build_parser().parse_args(argv)
     if arguments.command == "complexity":
         return run_complexity(arguments)
-    if arguments.command in ("correlate", "compare"):
+    if arguments.command in ("correlate", "compare", "spans"):
         return arguments.handler(arguments)
     try:
         if arguments.command == "list-metrics":
