@@ -10,7 +10,11 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
-from mtdash.common.jobs import Job
+from mtdash.common.jobs import Job, JobQuerySet
+from mtdash.evaluation.leaderboard.comparison_queue import (
+    ComparisonJobQuerySet,
+    start_waiting_job,
+)
 from mtdash.teams.models import Team
 
 
@@ -324,8 +328,39 @@ class ComparisonJob(Job):
         TestSet, on_delete=models.CASCADE, related_name="comparison_jobs"
     )
 
+    # One running and one waiting per test set (leaderboard.comparison_queue).
+    objects = ComparisonJobQuerySet.as_manager()
+
+    class Meta(Job.Meta):
+        constraints = [
+            models.UniqueConstraint(
+                fields=["test_set"],
+                condition=models.Q(status="queued"),
+                name="one_waiting_comparison_per_test_set",
+            ),
+            models.UniqueConstraint(
+                fields=["test_set"],
+                condition=models.Q(status="running"),
+                name="one_running_comparison_per_test_set",
+            ),
+        ]
+
     def __str__(self) -> str:
         return f"comparison job {self.pk} ({self.status}) for {self.test_set}"
+
+    @classmethod
+    def sweepable(cls) -> JobQuerySet:
+        """Not a job waiting behind a running one: that one starts it."""
+        blocked = cls.objects.blocked().values("pk")
+        return cls.objects.exclude(pk__in=blocked)
+
+    @classmethod
+    def gave_up(cls, pk: int, message: str) -> None:
+        """The job waiting behind one whose workers kept stopping may start."""
+        for test_set_id in cls.objects.filter(pk=pk).values_list(
+            "test_set_id", flat=True
+        ):
+            start_waiting_job(cls, test_set_id)
 
 
 class ReadabilityJob(Job):

@@ -38,14 +38,13 @@ from dataclasses import dataclass
 
 import numpy as np
 from django.conf import settings
-from django.db import transaction
 
 from mtdash.common.metric_specs import at_main_signature
 from mtdash.common.numbers import finite_list
-from mtdash.common.queueing import send_job_tasks
 from mtdash.common.registry import analysis_refreshers, leaderboard_column_sources
 from mtdash.common.running import run_claimed
 from mtdash.common.server_metrics import server_metric
+from mtdash.evaluation.leaderboard import comparison_queue
 from mtdash.evaluation.leaderboard.build import column_names
 from mtdash.evaluation.models import (
     ComparisonJob,
@@ -115,26 +114,29 @@ class SegmentMean:
 
 def request_comparison(test_set_id: int) -> ComparisonJob | None:
     """Queue a comparison of the test set unless one is already waiting
-    (one queued job covers every change made before it starts)."""
-    if ComparisonJob.objects.filter(
-        test_set_id=test_set_id, status=ComparisonJob.Status.QUEUED
-    ).exists():
-        return None
-    job = ComparisonJob.objects.create(test_set_id=test_set_id)
-    transaction.on_commit(lambda: send_job_tasks(ComparisonJob, [job.pk]))
-    return job
+    (one queued job covers every change made before it starts); see
+    :mod:`~mtdash.evaluation.leaderboard.comparison_queue`."""
+    return comparison_queue.request_comparison(ComparisonJob, test_set_id)
 
 
 def run_comparison_job(job_id: int) -> bool:
     """Compare every column of the job's test set; False if another worker
-    has the job or it is finished."""
+    has the job, it is finished, or another job of its test set runs (that
+    one sends this one again when it ends)."""
     jobs = ComparisonJob.objects.filter(pk=job_id)
     if not jobs.claim():
-        logger.info("comparison job %s is not queued any more; skipping", job_id)
+        logger.info(
+            "comparison job %s is not queued any more or waits for its test "
+            "set's running job; skipping",
+            job_id,
+        )
         return False
     job = jobs.select_related("test_set").get()
-    if run_claimed(jobs, lambda: compare_test_set(job.test_set, job)):
-        jobs.succeed()
+    try:
+        if run_claimed(jobs, lambda: compare_test_set(job.test_set, job)):
+            jobs.succeed()
+    finally:
+        comparison_queue.start_waiting_job(ComparisonJob, job.test_set_id)
     return True
 
 
