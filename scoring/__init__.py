@@ -16,8 +16,14 @@ High-level use::
     result.score, result.signature
 """
 
-from scoring.base import Metric, Parameter
-from scoring.errors import InputFileError, MetricError, ScoringError, TokenizerError
+from scoring.base import Bounds, Metric, Parameter
+from scoring.errors import (
+    InputFileError,
+    MetricError,
+    ScoringError,
+    TokenizerError,
+    shortened,
+)
 from scoring.registry import (
     MetricInfo,
     ParameterInfo,
@@ -44,6 +50,7 @@ def warm_up_batch_engine() -> tuple[float, bool]:
 
 
 __all__ = [
+    "Bounds",
     "InputFileError",
     "Metric",
     "MetricError",
@@ -63,5 +70,6 @@ __all__ = [
     "list_metrics",
     "list_tokenizers",
     "server_only_parameters",
+    "shortened",
     "warm_up_batch_engine",
 ]

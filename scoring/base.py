@@ -27,7 +27,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from scoring.corpus import PreparedCorpus, prepare_corpus
-from scoring.errors import MetricError
+from scoring.errors import MetricError, shortened
 from scoring.results import MetricResult
 
 ProgressCallback = Callable[[float], None]
@@ -41,13 +41,69 @@ _FALSE_WORDS = {"false", "no", "0", "off"}
 
 
 @dataclass(frozen=True)
+class Bounds:
+    """The numbers a parameter accepts: ``low`` to ``high``, both included
+    unless ``low_excluded``.
+
+    Every numeric parameter has bounds, because a value without any (BLEU's
+    ``n=100000000``) makes a worker build statistics until memory runs out.
+    NaN lies outside any bounds.
+
+    >>> str(Bounds(1, 9)), Bounds(1, 9).admits(10)
+    ('from 1 to 9', False)
+    >>> str(Bounds(0, 100, low_excluded=True)), Bounds(0, 100, True).admits(0)
+    ('more than 0 and at most 100', False)
+    """
+
+    low: float
+    high: float
+    low_excluded: bool = False
+
+    def admits(self, value: float) -> bool:
+        above_low = value > self.low if self.low_excluded else value >= self.low
+        return above_low and value <= self.high
+
+    def __str__(self) -> str:
+        if self.low_excluded:
+            return f"more than {self.low:g} and at most {self.high:g}"
+        return f"from {self.low:g} to {self.high:g}"
+
+
+def _numbers_in(value: object) -> tuple[float, ...]:
+    """The numbers a parameter value holds: itself if a number, else the
+    ``+``-separated items of a text that read as numbers (METEOR's weights
+    ``1.0+0.6``, ROUGE-S's ``d=4``; ``*`` holds none)."""
+    if isinstance(value, bool):
+        return ()
+    if isinstance(value, (int, float)):
+        return (value,)
+    if not isinstance(value, str):
+        return ()
+    numbers = []
+    for item in value.split("+"):
+        try:
+            numbers.append(float(item))
+        except ValueError:
+            continue  # not a number: the metric's own check names the problem
+    return tuple(numbers)
+
+
+@dataclass(frozen=True)
 class Parameter:
     """A named parameter of a metric, as written in ``"bleu:n=2"``.
 
     ``kind`` is ``int``, ``float``, ``bool`` or ``str``. :meth:`convert` turns
-    a spec-string value (or an already-typed value) into that type; range and
-    choice checks are done by the metric itself, so a metric constructed
-    directly is checked too.
+    a spec-string value (or an already-typed value) into that type; choice
+    checks are done by the metric itself, so a metric constructed directly is
+    checked too.
+
+    ``bounds`` are the numbers a numeric parameter accepts (for a text
+    parameter, each number in it). They are checked by :meth:`check_bounds`:
+    by the registry before any metric is built from a spec (so the web form,
+    the API, the command line and a worker given a queued job all refuse the
+    same values with the same message), and by the metric's
+    ``__post_init__`` (:meth:`Metric.check_bounds`) when it is constructed
+    directly.
 
     ``server_only`` marks a parameter whose value names a file or folder on
     the machine that computes the metric (a model, a WordNet folder, a
@@ -62,6 +118,27 @@ class Parameter:
     description: str
     choices: tuple[str, ...] = ()
     server_only: bool = False
+    bounds: Bounds | None = None
+
+    def check_bounds(self, metric_name: str, value: object) -> None:
+        """Raise :class:`MetricError` naming the metric, this parameter, the
+        value and the bounds when a number in ``value`` lies outside them.
+
+        >>> Parameter("n", "order", int, "order", bounds=Bounds(1, 9)).check_bounds(
+        ...     "bleu", 100000000
+        ... )
+        Traceback (most recent call last):
+        ...
+        scoring.errors.MetricError: bleu: n=100000000 is out of range; allowed: from 1 to 9
+        """
+        if self.bounds is None:
+            return
+        for number in _numbers_in(value):
+            if not self.bounds.admits(number):
+                raise MetricError(
+                    f"{metric_name}: {self.name}={shortened(value)} is out of range; "
+                    f"allowed: {self.bounds}"
+                )
 
     def convert(self, raw: object) -> object:
         """Return ``raw`` as ``self.kind``; raise ``ValueError`` if impossible."""
@@ -160,6 +237,13 @@ class Metric(ABC):
         """``(key, value)`` pairs of the signature between nrefs and version."""
 
     # -- shared machinery --------------------------------------------------
+
+    def check_bounds(self) -> None:
+        """Refuse a parameter outside its declared :class:`Bounds`
+        (:class:`MetricError`); the first thing a metric's ``__post_init__``
+        with numeric parameters does, before any resource is loaded."""
+        for parameter in self.parameters:
+            parameter.check_bounds(self.name, getattr(self, parameter.attribute))
 
     # Counts are integers; a metric with fractional statistics (e.g. TER's
     # average reference length) sets np.float64.

@@ -3,7 +3,28 @@
 Every error a caller can provoke with bad input (an unknown metric, a bad
 parameter, reference streams of the wrong length) is a :class:`MetricError`,
 so the web side and the CLI can catch one type and show its message.
+
+A message quotes what the user wrote through :func:`shortened`, so that a
+20,000-character spec gives a short message, not a 40 KB reply.
 """
+
+# How much of a user's text (a spec, a parameter value) a message quotes.
+ECHO_LIMIT = 60
+
+
+def shortened(text: object, limit: int = ECHO_LIMIT) -> str:
+    """``str(text)``, or its first ``limit`` characters and "…" when longer.
+
+    >>> shortened("bleu:n=4")
+    'bleu:n=4'
+    >>> shortened("x" * 100, limit=5)
+    'xxxxx…'
+    """
+    try:
+        text = str(text)
+    except ValueError:  # an int beyond Python's limit for turning it into digits
+        return "<a number too long to show>"
+    return text if len(text) <= limit else f"{text[:limit]}…"
 
 
 class ScoringError(ValueError):

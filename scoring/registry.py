@@ -9,6 +9,13 @@ the more specific request (``--metric bleu:tokenize=none --tokenize 13a``).
 Many specs describe one configuration (``BLEU``, ``bleu:n=4``, ``bleu: n=4``);
 :func:`canonical_spec` writes each configuration one way, so that results can
 be stored and grouped under it.
+
+Every numeric parameter has :class:`~scoring.base.Bounds`, declared with the
+parameter; :func:`get_metric` refuses a value outside them before the metric
+is built, naming the metric, the parameter, the value and the bounds. A
+value of a parameter that names no server file is at most
+``MAX_VALUE_LENGTH`` characters (none of the valid ones comes close), and a
+message quotes at most ``ECHO_LIMIT`` characters of what the user wrote.
 """
 
 from __future__ import annotations
@@ -17,8 +24,8 @@ from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, fields
 from typing import Any
 
-from scoring.base import Metric, Parameter
-from scoring.errors import MetricError
+from scoring.base import Bounds, Metric, Parameter
+from scoring.errors import MetricError, shortened
 from scoring.metrics.chrf.metric import CHRF, CHRFPlusPlus
 from scoring.metrics.edit.per import PER
 from scoring.metrics.edit.ser import SER
@@ -32,6 +39,9 @@ from scoring.metrics.rouge.metrics import RougeL, RougeN, RougeS, RougeSU, Rouge
 from scoring.metrics.ter.metric import TER
 from scoring.metrics.wnm.metric import WNM
 from scoring.results import json_safe
+
+# The longest value a spec may give a parameter that names no server file.
+MAX_VALUE_LENGTH = 100
 
 # One line per metric, in the order of the SPEC's table.
 _METRICS: dict[str, type[Metric]] = {
@@ -66,9 +76,12 @@ class ParameterInfo:
     description: str
     choices: tuple[str, ...] = ()
     server_only: bool = False  # names a server file: see Parameter
+    bounds: Bounds | None = None  # the numbers it accepts
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-safe form."""
+        """JSON-safe form; ``bounds`` is ``{"low", "high", "low_excluded"}``
+        or None for a parameter that holds no number."""
+        bounds = self.bounds
         return {
             "name": self.name,
             "type": self.type,
@@ -76,6 +89,13 @@ class ParameterInfo:
             "description": self.description,
             "choices": list(self.choices),
             "server_only": self.server_only,
+            "bounds": None
+            if bounds is None
+            else {
+                "low": bounds.low,
+                "high": bounds.high,
+                "low_excluded": bounds.low_excluded,
+            },
         }
 
 
@@ -123,6 +143,7 @@ def _describe(metric_class: type[Metric]) -> MetricInfo:
                 description=parameter.description,
                 choices=parameter.choices,
                 server_only=parameter.server_only,
+                bounds=parameter.bounds,
             )
             for parameter in metric_class.parameters
         ),
@@ -143,9 +164,10 @@ def _valid_parameters_text(metric_class: type[Metric]) -> str:
         choices = ""
         if parameter.choices:
             choices = f" (one of: {', '.join(parameter.choices)})"
+        bounds = f"; {parameter.bounds}" if parameter.bounds else ""
         lines.append(
             f"  {parameter.name}: {parameter.description}{choices}; "
-            f"default {parameter.default!r}"
+            f"default {parameter.default!r}{bounds}"
         )
     return "\n".join(lines)
 
@@ -153,7 +175,9 @@ def _valid_parameters_text(metric_class: type[Metric]) -> str:
 def _parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     """Split ``"bleu:n=2,smooth=none"`` into ``("bleu", {"n": "2", ...})``."""
     if not isinstance(spec, str) or not spec.strip():
-        raise MetricError(f"a metric spec must be a non-empty string, not {spec!r}")
+        raise MetricError(
+            f"a metric spec must be a non-empty string, not {shortened(repr(spec))}"
+        )
     name, _, parameter_text = spec.strip().partition(":")
     options: dict[str, str] = {}
     if parameter_text.strip():
@@ -161,7 +185,8 @@ def _parse_spec(spec: str) -> tuple[str, dict[str, str]]:
             key, equals, value = item.partition("=")
             if not equals or not key.strip():
                 raise MetricError(
-                    f"bad metric spec {spec!r}: expected name:key=value[,key=value...]"
+                    f"bad metric spec {shortened(spec)!r}: "
+                    "expected name:key=value[,key=value...]"
                 )
             options[key.strip()] = value.strip()
     return name.strip().lower(), options
@@ -178,8 +203,9 @@ def get_metric(
     ``options``, then ``defaults``.
 
     Raises :class:`MetricError` when the name is unknown (listing the valid
-    names) or a parameter is unknown or has a bad value (listing the valid
-    parameters).
+    names), a parameter is unknown or has a bad value (listing the valid
+    parameters), or a number lies outside the parameter's bounds (checked
+    before the metric is built, so nothing is loaded or computed).
 
     >>> get_metric("bleu:n=2", tokenize="none").signature(nrefs=1)
     'bleu|nrefs:1|case:mixed|tok:none|smooth:exp|n:2|version:0.1.0'
@@ -194,16 +220,32 @@ def get_metric(
         parameter = by_name.get(key)
         if parameter is None:
             raise MetricError(
-                f"unknown parameter {key!r} for metric {name!r}\n"
+                f"unknown parameter {shortened(key)!r} for metric {name!r}\n"
                 + _valid_parameters_text(metric_class)
             )
+        if (
+            isinstance(raw, str)
+            and len(raw) > MAX_VALUE_LENGTH
+            and not parameter.server_only
+        ):
+            raise MetricError(
+                f"{name}: the value of {key!r} is {len(raw)} characters long; "
+                f"at most {MAX_VALUE_LENGTH}"
+            )
         try:
-            values[parameter.attribute] = _convert(parameter, raw)
+            value = _convert(parameter, raw)
         except ValueError as error:
             raise MetricError(
-                f"bad value {raw!r} for parameter {key!r} of metric {name!r}: {error}\n"
-                + _valid_parameters_text(metric_class)
+                f"bad value {shortened(raw)!r} for parameter {key!r} of metric "
+                f"{name!r}: {error}\n" + _valid_parameters_text(metric_class)
             ) from None
+        try:
+            parameter.check_bounds(name, value)
+        except MetricError as error:
+            raise MetricError(
+                f"{error}\n{_valid_parameters_text(metric_class)}"
+            ) from None
+        values[parameter.attribute] = value
     try:
         return metric_class(**values)
     except MetricError as error:
@@ -235,7 +277,7 @@ def _metric_class(name: str) -> type[Metric]:
         return _METRICS[name]
     except KeyError:
         raise MetricError(
-            f"unknown metric {name!r}; valid metrics: {', '.join(_METRICS)}"
+            f"unknown metric {shortened(name)!r}; valid metrics: {', '.join(_METRICS)}"
         ) from None
 
 

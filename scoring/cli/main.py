@@ -159,6 +159,8 @@ def _print_metrics(as_json: bool, out: TextIO) -> None:
         out.write(f"{info.name}: {info.description} (0-{info.scale:g}, {direction})\n")
         for parameter in info.parameters:
             choices = f" [{'|'.join(parameter.choices)}]" if parameter.choices else ""
+            if parameter.bounds is not None:
+                choices += f" [{parameter.bounds}]"
             where = (
                 "; server file: not accepted from the web"
                 if parameter.server_only

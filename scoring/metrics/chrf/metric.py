@@ -44,7 +44,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from scoring.base import Metric, Parameter, require
+from scoring.base import Bounds, Metric, Parameter, require
 from scoring.metrics.chrf.statistics import (
     NgramProfile,
     chrf_score,
@@ -54,11 +54,29 @@ from scoring.metrics.chrf.statistics import (
 )
 
 _CHRF_PARAMETERS = (
-    Parameter("char_order", "char_order", int, "largest character n-gram order"),
+    # The papers use up to 6 and 2; each order costs three statistics columns
+    # and a pass over every segment (char_order=100000 took 49 s).
     Parameter(
-        "word_order", "word_order", int, "largest word n-gram order (2 = chrF++)"
+        "char_order",
+        "char_order",
+        int,
+        "largest character n-gram order",
+        bounds=Bounds(0, 10),
     ),
-    Parameter("beta", "beta", float, "weight of recall against precision"),
+    Parameter(
+        "word_order",
+        "word_order",
+        int,
+        "largest word n-gram order (2 = chrF++)",
+        bounds=Bounds(0, 10),
+    ),
+    Parameter(
+        "beta",
+        "beta",
+        float,
+        "weight of recall against precision",
+        bounds=Bounds(0, 10, low_excluded=True),
+    ),
     Parameter("lowercase", "lowercase", bool, "case-fold with str.lower()"),
     Parameter("whitespace", "whitespace", bool, "keep whitespace in character n-grams"),
     Parameter(
@@ -118,6 +136,7 @@ class CHRF(Metric):
     parameters: ClassVar[tuple[Parameter, ...]] = _CHRF_PARAMETERS
 
     def __post_init__(self) -> None:
+        self.check_bounds()
         for label, value in (
             ("char_order", self.char_order),
             ("word_order", self.word_order),

@@ -6,7 +6,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
+from scoring.base import Bounds
+
 NGram = tuple[str, ...]
+
+# The n-gram orders a spec may ask of BLEU, NIST, ROUGE-N and WNM: the papers
+# use up to 4 or 5 (BLEUS 1-9). Each order costs statistics columns for every
+# segment, so an unbounded n (bleu:n=100000000) fills a worker's memory.
+NGRAM_ORDERS = Bounds(1, 9)
 
 
 def ngram_counts(tokens: Sequence[str], max_order: int) -> Counter[NGram]:

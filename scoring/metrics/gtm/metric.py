@@ -48,7 +48,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from scoring.base import Metric, Parameter, require
+from scoring.base import Bounds, Metric, Parameter, require
 from scoring.metrics.gtm.matching import gtm14_matching_size
 from scoring.tokenizers import get_tokenizer, list_tokenizers
 from scoring.tokenizers.tools import gtm14_tokens
@@ -60,7 +60,13 @@ _TOKENIZERS = (*list_tokenizers(), GTM14_TOKENIZER)
 _MAX_EXPONENT = 10.0
 
 _GTM_PARAMETERS = (
-    Parameter("e", "exponent", float, "weight exponent of run lengths, 1 to 10"),
+    Parameter(
+        "e",
+        "exponent",
+        float,
+        "weight exponent of run lengths",
+        bounds=Bounds(1, _MAX_EXPONENT),
+    ),
     Parameter(
         "tokenize",
         "tokenize",
@@ -122,6 +128,7 @@ class GTM(Metric):
     statistics_dtype: ClassVar[type] = np.float64
 
     def __post_init__(self) -> None:
+        self.check_bounds()
         require(
             isinstance(self.exponent, (int, float))
             and not isinstance(self.exponent, bool)

@@ -49,7 +49,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from scoring.base import Metric, Parameter, require
+from scoring.base import Bounds, Metric, Parameter, require
 from scoring.lexicon.wordnet import DEFAULT_WORDNET_DIR
 from scoring.metrics.meteor.align import resolve
 from scoring.metrics.meteor.config import (
@@ -78,7 +78,14 @@ _METEOR_PARAMETERS = (
     Parameter(
         "modules", "modules", str, "matching modules joined by +, e.g. exact+stem"
     ),
-    Parameter("weights", "weights", str, "module weights joined by +, e.g. 1.0+0.6"),
+    # Every task of METEOR 1.5 weighs its modules within [0, 1], exact = 1.
+    Parameter(
+        "weights",
+        "weights",
+        str,
+        "module weights joined by +, e.g. 1.0+0.6",
+        bounds=Bounds(0, 1),
+    ),
     Parameter(
         "wordnet", "wordnet", str, "WordNet 3.0 database directory", server_only=True
     ),
@@ -140,6 +147,7 @@ class Meteor(Metric):
     parameters: ClassVar[tuple[Parameter, ...]] = _METEOR_PARAMETERS
 
     def __post_init__(self) -> None:
+        self.check_bounds()  # before the configuration loads any resource
         for flag in ("norm", "lowercase"):
             value = getattr(self, flag)
             require(

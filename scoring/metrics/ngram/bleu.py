@@ -44,8 +44,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from scoring.base import Metric, Parameter, require
+from scoring.base import Bounds, Metric, Parameter, require
 from scoring.metrics.common.ngrams import (
+    NGRAM_ORDERS,
     clipped_matches,
     closest_reference_length,
     max_reference_counts,
@@ -60,12 +61,21 @@ from scoring.metrics.ngram.bleu_math import (
 from scoring.tokenizers import Tokenizer, get_tokenizer, list_tokenizers
 
 _SMOOTHINGS = tuple(SMOOTHING_DEFAULT_VALUES)
+# sacreBLEU's defaults are 0.1 (floor) and 1 (add-k); past the counts
+# themselves a larger one only flattens every score.
+_SMOOTHING_VALUES = Bounds(0, 100, low_excluded=True)
 _BLEU_PARAMETERS = (
-    Parameter("n", "max_order", int, "maximum n-gram order (>= 1)"),
+    Parameter("n", "max_order", int, "maximum n-gram order", bounds=NGRAM_ORDERS),
     Parameter("tokenize", "tokenize", str, "tokenizer", list_tokenizers()),
     Parameter("lowercase", "lowercase", bool, "case-fold with str.lower()"),
     Parameter("smooth", "smooth", str, "smoothing of the corpus score", _SMOOTHINGS),
-    Parameter("smooth_value", "smooth_value", float, "k for add-k, floor for floor"),
+    Parameter(
+        "smooth_value",
+        "smooth_value",
+        float,
+        "k for add-k, floor for floor",
+        bounds=_SMOOTHING_VALUES,
+    ),
     Parameter(
         "sentence_smooth",
         "sentence_smooth",
@@ -78,6 +88,7 @@ _BLEU_PARAMETERS = (
         "sentence_smooth_value",
         float,
         "k or floor for the sentence smoothing",
+        bounds=_SMOOTHING_VALUES,
     ),
 )
 
@@ -115,6 +126,7 @@ class BLEU(Metric):
     parameters: ClassVar[tuple[Parameter, ...]] = _BLEU_PARAMETERS
 
     def __post_init__(self) -> None:
+        self.check_bounds()
         require(
             isinstance(self.max_order, int)
             and not isinstance(self.max_order, bool)

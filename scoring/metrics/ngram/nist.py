@@ -50,7 +50,12 @@ import numpy as np
 
 from scoring.base import Metric, Parameter, ProgressCallback, require
 from scoring.corpus import PreparedCorpus
-from scoring.metrics.common.ngrams import NGram, max_reference_counts, ngram_counts
+from scoring.metrics.common.ngrams import (
+    NGRAM_ORDERS,
+    NGram,
+    max_reference_counts,
+    ngram_counts,
+)
 from scoring.metrics.ngram.nist_reference_weights import (
     ReferenceWeights,
     reference_weights_of_texts,
@@ -105,13 +110,14 @@ class NIST(Metric):
     higher_is_better: ClassVar[bool] = True
     scale: ClassVar[float] = math.inf
     parameters: ClassVar[tuple[Parameter, ...]] = (
-        Parameter("n", "max_order", int, "maximum n-gram order (>= 1)"),
+        Parameter("n", "max_order", int, "maximum n-gram order", bounds=NGRAM_ORDERS),
         Parameter("tokenize", "tokenize", str, "tokenizer", list_tokenizers()),
         Parameter("lowercase", "lowercase", bool, "case-fold before tokenising"),
     )
     statistics_dtype: ClassVar[type] = np.float64
 
     def __post_init__(self) -> None:
+        self.check_bounds()
         require(
             isinstance(self.max_order, int)
             and not isinstance(self.max_order, bool)

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from scoring.base import Metric, Parameter, require
+from scoring.base import Bounds, Metric, Parameter, require
 from scoring.metrics.rouge.preprocess import RougeTextProcessor
 from scoring.metrics.rouge.stats import (
     MULTIREF_RULES,
@@ -70,8 +70,20 @@ COMMON_PARAMETERS = (
         MULTIREF_RULES,
     ),
     Parameter("measure", "measure", str, "f (F-measure), r (recall), p", MEASURES),
-    Parameter("beta", "beta", float, "F-measure beta (paper); alpha = 1/(1+beta^2)"),
-    Parameter("alpha", "alpha", float, "F-measure alpha (ROUGE-1.5.5 -p), 0..1"),
+    Parameter(
+        "beta",
+        "beta",
+        float,
+        "F-measure beta (paper); alpha = 1/(1+beta^2)",
+        bounds=Bounds(0, 100),
+    ),
+    Parameter(
+        "alpha",
+        "alpha",
+        float,
+        "F-measure alpha (ROUGE-1.5.5 -p)",
+        bounds=Bounds(0, 1),
+    ),
 )
 
 
@@ -113,6 +125,7 @@ class RougeBase(Metric):
     statistics_dtype: ClassVar[type] = np.float64
 
     def __post_init__(self) -> None:
+        self.check_bounds()
         name = self.name
         for label, value, choices in (
             ("preprocess", self.preprocess, PREPROCESSING),

@@ -48,7 +48,8 @@ import math
 from dataclasses import dataclass
 from typing import ClassVar
 
-from scoring.base import Parameter, require
+from scoring.base import Bounds, Parameter, require
+from scoring.metrics.common.ngrams import NGRAM_ORDERS
 from scoring.metrics.rouge.base import COMMON_PARAMETERS, RougeBase, Tokens, ratio
 from scoring.metrics.rouge.lcs import lcs_length, rouge155_wlcs_hits, wlcs_table
 from scoring.metrics.rouge.skip import clipped_overlap, ngram_counts, skip_bigram_counts
@@ -64,7 +65,7 @@ class RougeN(RougeBase):
     name: ClassVar[str] = "rouge-n"
     description: ClassVar[str] = "ROUGE-N n-gram co-occurrence (Lin 2004)"
     parameters: ClassVar[tuple[Parameter, ...]] = (
-        Parameter("n", "order", int, "n-gram order (>= 1)"),
+        Parameter("n", "order", int, "n-gram order", bounds=NGRAM_ORDERS),
         *COMMON_PARAMETERS,
     )
 
@@ -115,7 +116,13 @@ class RougeW(RougeBase):
     name: ClassVar[str] = "rouge-w"
     description: ClassVar[str] = "ROUGE-W weighted LCS, f(k) = k^w (Lin & Och 2004)"
     parameters: ClassVar[tuple[Parameter, ...]] = (
-        Parameter("w", "weight", float, "weight w of f(k) = k^w (> 0)"),
+        Parameter(
+            "w",
+            "weight",
+            float,
+            "weight w of f(k) = k^w (1.1 to 2.0 in the paper)",
+            bounds=Bounds(0, 10, low_excluded=True),
+        ),
         *COMMON_PARAMETERS,
     )
 
@@ -159,12 +166,21 @@ class RougeS(RougeBase):
     name: ClassVar[str] = "rouge-s"
     description: ClassVar[str] = "ROUGE-S skip-bigram co-occurrence (Lin & Och 2004)"
     parameters: ClassVar[tuple[Parameter, ...]] = (
-        Parameter("d", "skip", str, "most words between the two (0, 1, ... or *)"),
+        # A skip beyond the segment's length changes nothing (d=* costs what
+        # d=length does); the bound keeps the value a sensible number.
+        Parameter(
+            "d",
+            "skip",
+            str,
+            "most words between the two (a number, or * for no limit)",
+            bounds=Bounds(0, 100),
+        ),
         *COMMON_PARAMETERS,
     )
     _unigrams: ClassVar[bool] = False
 
     def __post_init__(self) -> None:
+        self.check_bounds()  # before int(): a 5000-digit d would overflow it
         text = str(self.skip).strip()
         require(
             not isinstance(self.skip, bool)

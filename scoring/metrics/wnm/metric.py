@@ -70,7 +70,7 @@ import numpy as np
 
 from scoring.base import Metric, Parameter, ProgressCallback, require
 from scoring.corpus import PreparedCorpus
-from scoring.metrics.common.ngrams import ngram_counts
+from scoring.metrics.common.ngrams import NGRAM_ORDERS, ngram_counts
 from scoring.metrics.wnm.corpus_salience import TestSetSalience, document_counts
 from scoring.metrics.wnm.matching import (
     NGram,
@@ -94,7 +94,7 @@ _WNM_PARAMETERS = (
     Parameter(
         "measure", "measure", str, "corpus score: precision, recall or F", _MEASURES
     ),
-    Parameter("n", "max_order", int, "maximum n-gram order (>= 1)"),
+    Parameter("n", "max_order", int, "maximum n-gram order", bounds=NGRAM_ORDERS),
     Parameter(
         "weights", "weights", str, "salience weights or none (plain counts)", _WEIGHTS
     ),
@@ -166,6 +166,7 @@ class WNM(Metric):
     statistics_dtype: ClassVar[type] = np.float64
 
     def __post_init__(self) -> None:
+        self.check_bounds()
         require(
             isinstance(self.max_order, int)
             and not isinstance(self.max_order, bool)

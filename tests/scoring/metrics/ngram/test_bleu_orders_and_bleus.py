@@ -32,7 +32,7 @@ def sacrebleu_sentences(sacrebleu, hypotheses, streams, **options) -> np.ndarray
     )
 
 
-@pytest.mark.parametrize("n", [1, 12])
+@pytest.mark.parametrize("n", [1, 9])  # 9: the largest order a spec may ask
 def test_any_max_order_matches_sacrebleu_corpus_and_sentence_bleu(
     sacrebleu, en_de, n: int
 ) -> None:

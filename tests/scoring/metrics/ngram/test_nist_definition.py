@@ -189,7 +189,7 @@ def test_nist_is_unbounded_and_higher_is_better() -> None:
 @pytest.mark.parametrize(
     ("spec", "complaint"),
     [
-        ("nist:n=0", "integer >= 1"),
+        ("nist:n=0", "n=0 is out of range; allowed: from 1 to 9"),
         ("nist:tokenize=moses", "expected one of"),
         ("nist:smooth=exp", "unknown parameter 'smooth'"),
     ],
