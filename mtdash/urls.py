@@ -16,3 +16,6 @@ urlpatterns = [
     path("", include("mtdash.orange.urls")),
     path("", include("mtdash.judgments.urls")),
 ]
+
+# JSON under /api/ (503 with Retry-After while the database is away).
+handler500 = "mtdash.api.outage.server_error"

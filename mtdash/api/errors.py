@@ -4,7 +4,8 @@
 are null when the problem is not in a file (a missing field, a name taken).
 Validation and upload problems answer 400; the other statuses keep DRF's
 meaning (401 no or bad token, 404 not found or another team's, 409 conflict,
-429 throttled) with the same body.
+429 throttled) with the same body; a database outage answers 503 with
+``Retry-After`` (:mod:`mtdash.api.outage`).
 
 Views raise :class:`ApiError` (or let an ``UploadProblem`` escape); the
 exception handler :func:`api_exception_handler` (``REST_FRAMEWORK``'s
@@ -18,10 +19,12 @@ from collections.abc import Iterable, Mapping
 
 from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS
+from django.http import HttpResponse
 from rest_framework import status
 from rest_framework.exceptions import APIException, ValidationError
 from rest_framework.response import Response
 
+from mtdash.api.outage import DATABASE_ERRORS, database_unavailable
 from mtdash.common.upload_checks import UploadProblem
 
 
@@ -85,12 +88,15 @@ def _file_error(message: str, file_names: list[str]) -> dict:
     return error(message)
 
 
-def api_exception_handler(exc, context) -> Response | None:
-    """DRF's handler, with every body rewritten as ``{"errors": [...]}``."""
+def api_exception_handler(exc, context) -> HttpResponse | None:
+    """DRF's handler, with every body rewritten as ``{"errors": [...]}``; a
+    database outage answers 503 with ``Retry-After`` (:mod:`mtdash.api.outage`)."""
     # Imported here: rest_framework.views reads the API settings, which name
     # classes in modules that import this one (permissions).
     from rest_framework.views import exception_handler
 
+    if isinstance(exc, DATABASE_ERRORS):
+        return database_unavailable(context["request"], exc)
     if isinstance(exc, UploadProblem):
         return errors_response([upload_problem_error(exc)])
     if isinstance(exc, ApiError):
