@@ -22,6 +22,7 @@ from scoring import (
     get_metric,
     list_metrics,
     server_only_parameters,
+    shortened,
 )
 
 
@@ -85,29 +86,34 @@ def check_metric_specs(
 
     Refused: an unknown metric or parameter, a parameter that names a server
     file (checked before the metric is built, so nothing is opened), a metric
-    that needs document ids the test set lacks, and a spec longer than
-    ``max_length`` characters as typed or in its canonical form (the length
-    of the database field it is stored in).
+    that needs document ids the test set lacks, a number outside its
+    parameter's bounds (``bleu:n=100000000``), and a spec longer than
+    ``max_length`` characters as typed (checked first, before it is read) or
+    in its canonical form (the length of the database field it is stored
+    in). A message quotes the start of a long spec only.
     """
     checked = list(dict.fromkeys(specs))
     if not checked:
         raise MetricError("choose at least one metric")
     for spec in checked:
+        shown = shortened(spec)
+        if max_length is not None and len(spec) > max_length:
+            raise _too_long(spec, len(spec), max_length)
         try:
             file_parameters = server_only_parameters(spec)
         except MetricError as error:
-            raise MetricError(f"{spec}: {error}") from None
+            raise MetricError(f"{shown}: {error}") from None
         if file_parameters:
-            raise MetricError(_server_only_message(spec, file_parameters))
+            raise MetricError(_server_only_message(shown, file_parameters))
         try:
             metric = get_metric(spec)
         except MetricError as error:
-            raise MetricError(f"{spec}: {error}") from None
+            raise MetricError(f"{shown}: {error}") from None
         if max_length is not None:
             _check_length(spec, metric, max_length)
         if "document_ids" in metric.requires and not has_document_ids:
             raise MetricError(
-                f"{spec} needs document ids; upload the test set with a document id file"
+                f"{shown} needs document ids; upload the test set with a document id file"
             )
     return checked
 
@@ -129,11 +135,14 @@ def _check_length(spec: str, metric, max_length: int) -> None:
         canonical = spec
     longest = max(len(spec), len(canonical))
     if longest > max_length:
-        shown = spec if len(spec) <= 60 else f"{spec[:57]}…"
-        raise MetricError(
-            f"{shown}: the metric spec is {longest} characters long; "
-            f"at most {max_length} can be stored"
-        )
+        raise _too_long(spec, longest, max_length)
+
+
+def _too_long(spec: str, length: int, max_length: int) -> MetricError:
+    return MetricError(
+        f"{shortened(spec)}: the metric spec is {length} characters long; "
+        f"at most {max_length} can be stored"
+    )
 
 
 # Signature fields that describe the references a score was computed against.
