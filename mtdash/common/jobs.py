@@ -11,8 +11,10 @@ same row cannot both take it (the database decides, not the broker).
 
 A claim is a *lease*: the worker (``claimed_by``, ``host:pid``) holds the row
 until ``lease_expires_at`` and renews it while it works (every progress
-report and a heartbeat thread, :func:`mtdash.common.running.run_claimed`). A
-worker that dies stops renewing; once the lease has expired another claim
+report and a heartbeat thread, :func:`mtdash.common.running.run_claimed`;
+a report made with :meth:`JobQuerySet.report_progress_or_stop` also stops the
+work when the row is gone, e.g. deleted with its output). A worker that dies
+stops renewing; once the lease has expired another claim
 (a redelivered message, or one the sweeper sends) takes the row over. Each
 claim counts an attempt; a row whose worker stopped ``MTDASH_JOB_MAX_ATTEMPTS``
 times fails with a message saying so instead of running again.
@@ -222,14 +224,30 @@ class JobQuerySet(models.QuerySet):
         """Raise the progress to ``percent`` (never lower it); 100 is left to
         :meth:`succeed`, so a page never shows 100% before the results are saved.
         Often the first query after a long computation, so a connection the
-        database dropped meanwhile is replaced (once) instead of failing."""
+        database dropped meanwhile is replaced (once) instead of failing.
+        Returns the number of rows whose progress changed."""
+        return self._report_progress(percent)[0]
+
+    def report_progress_or_stop(self, percent: int) -> None:
+        """:meth:`report_progress`, then raise :class:`LeaseLost` if this
+        worker holds none of the rows any more: they were deleted (a scoring
+        job goes with its output), finished by someone else, or taken over.
+        Work that reports this way stops within one report of losing its
+        rows, instead of running to its end holding a worker and its memory."""
+        if not self._report_progress(percent)[1]:
+            raise LeaseLost(
+                f"{self.model.__name__} lease lost by {worker_name()} (the row "
+                "was deleted, finished elsewhere or taken over); stopping the work"
+            )
+
+    def _report_progress(self, percent: int) -> tuple[int, int]:
+        """(rows whose progress changed, rows whose lease was renewed)."""
         percent = min(int(percent), 99)
 
-        def write() -> int:
+        def write() -> tuple[int, int]:
             rows = self.unfinished().filter(progress__lt=percent)
             changed = rows.update(progress=percent)
-            self.renew_lease()
-            return changed
+            return changed, self.renew_lease()
 
         return once_more_on_a_new_connection(self.db, write)
 

@@ -5,7 +5,9 @@ A job may be delivered twice (late acknowledgement, retries, the sweeper);
 claiming it with a conditional UPDATE makes the second delivery a no-op while
 the first worker holds its lease, and saving replaces earlier scores of the
 same metric instead of adding to them, so a job re-run after its worker died
-leaves one score per metric. A worker that lost its lease saves nothing.
+leaves one score per metric. A worker that lost its lease saves nothing, and
+one whose job was deleted (with its output) stops at its next progress report
+(about every 1% of a metric) rather than scoring on.
 """
 
 from __future__ import annotations
@@ -113,16 +115,20 @@ def run_scoring_job(job_id: int) -> bool:
 
 
 def _score(job: ScoringJob) -> None:
+    # Every spec is read first: a job queued with a bad one (bleu:n=100000000,
+    # refused by the forms since) fails at once with the registry's message,
+    # before the output is loaded or any other metric computed.
+    metrics = [server_metric(metric_name) for metric_name in job.metrics]
     output = job.output
     hypotheses = output.hypotheses()
     test_set = output.test_set
     references = output.reference_streams()  # a human translation: the others
     sources, document_ids = test_set.sources_and_document_ids()
     report = _progress_reporter(job.pk, len(job.metrics))
-    for position, metric_name in enumerate(job.metrics):
+    planned = zip(job.metrics, metrics, strict=True)
+    for position, (metric_name, metric) in enumerate(planned):
         if settings.MTDASH_JOB_TEST_DELAY_SECONDS and job.attempts == 1:
             time.sleep(settings.MTDASH_JOB_TEST_DELAY_SECONDS)  # tests: kill me now
-        metric = server_metric(metric_name)
         result = metric.score(
             hypotheses,
             references,
@@ -136,7 +142,12 @@ def _score(job: ScoringJob) -> None:
 
 
 def _progress_reporter(job_id: int, n_metrics: int) -> Callable[[int, float], None]:
-    """Return report(metric_position, fraction) writing whole percents, rarely."""
+    """Return report(metric_position, fraction) writing whole percents, rarely.
+
+    Each write also checks that this worker still holds the job: a job whose
+    output was deleted (the row goes with it) raises ``LeaseLost`` there, so
+    the metric stops within one percent of its work instead of running on.
+    """
     jobs = ScoringJob.objects.filter(pk=job_id)
     last_written = [-1]
 
@@ -144,7 +155,7 @@ def _progress_reporter(job_id: int, n_metrics: int) -> Callable[[int, float], No
         percent = int(100 * (position + min(max(fraction, 0.0), 1.0)) / n_metrics)
         if percent > last_written[0]:
             last_written[0] = percent
-            jobs.report_progress(percent)
+            jobs.report_progress_or_stop(percent)
 
     return report
 
