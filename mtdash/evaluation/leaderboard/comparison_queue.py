@@ -58,9 +58,12 @@ class ComparisonJobQuerySet(JobQuerySet):
         running; 0 for a row that must wait (the running job starts it)."""
         with transaction.atomic(using=self.db):
             # The job rows first, then their test sets: the order in which
-            # deleting a test set locks them, so the two never deadlock.
+            # deleting a test set locks them, so the two never deadlock (NO
+            # KEY: statistics being saved may still refer to the row).
             test_set_ids = list(
-                self.select_for_update().values_list("test_set_id", flat=True)
+                self.select_for_update(no_key=True).values_list(
+                    "test_set_id", flat=True
+                )
             )
             self.hold_test_sets(test_set_ids)
             others_running = self.model.objects.filter(
@@ -74,7 +77,9 @@ class ComparisonJobQuerySet(JobQuerySet):
         waiting already is failed as superseded (the waiting job covers it)."""
         with transaction.atomic(using=self.db):
             test_set_ids = list(
-                self.select_for_update().values_list("test_set_id", flat=True)
+                self.select_for_update(no_key=True).values_list(
+                    "test_set_id", flat=True
+                )
             )
             self.hold_test_sets(test_set_ids)
             waiting = dict(

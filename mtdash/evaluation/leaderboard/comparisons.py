@@ -132,11 +132,13 @@ def run_comparison_job(job_id: int) -> bool:
         )
         return False
     job = jobs.select_related("test_set").get()
-    try:
-        if run_claimed(jobs, lambda: compare_test_set(job.test_set, job)):
-            jobs.succeed()
-    finally:
-        comparison_queue.start_waiting_job(ComparisonJob, job.test_set_id)
+    if run_claimed(jobs, lambda: compare_test_set(job.test_set, job)):
+        jobs.succeed()
+    # It ended (succeeded, failed, or another worker took it over): the job
+    # waiting behind it may start. A transient fault raises above instead,
+    # and the hand-back either starts the waiting job (this one superseded)
+    # or leaves this one queued for the task's retry, with its back-off.
+    comparison_queue.start_waiting_job(ComparisonJob, job.test_set_id)
     return True
 
 
