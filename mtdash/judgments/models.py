@@ -88,7 +88,13 @@ class Criterion(models.Model):
 
 
 class JudgmentImport(models.Model):
-    """One imported file of judgments: who, when, what, how many."""
+    """One imported file of judgments: who, when, what, how many.
+
+    An error-span file (layout ``mqm-tsv`` or ``spans-jsonl``) is an import
+    too: its :class:`ErrorSpanAnnotation` rows hang from it, and so do the
+    ``mqm`` or ``esa`` judgments its human annotations give (none for a
+    metric's spans). Deleting the import deletes both.
+    """
 
     test_set = models.ForeignKey(
         TestSet, on_delete=models.CASCADE, related_name="judgment_imports"
@@ -104,6 +110,21 @@ class JudgmentImport(models.Model):
         default=0, help_text="rows without a value (not judged)"
     )
     counts = models.JSONField(default=dict, help_text="criterion -> system -> count")
+    # Error-span files only (blank, 0 and null for a file of judgments).
+    span_source = models.CharField(
+        max_length=100,
+        blank=True,
+        help_text='whose spans: "human" (annotators) or the name of a metric',
+    )
+    n_annotations = models.PositiveIntegerField(
+        default=0, help_text="(segment, system, annotator) annotations"
+    )
+    n_spans = models.PositiveIntegerField(default=0)
+    mqm_weights = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="MQM rules severity[/category] -> weight the judgments used",
+    )
 
     class Meta:
         ordering = ["-imported_at"]
@@ -147,6 +168,68 @@ class Judgment(models.Model):
                 name="one_judgment_per_judge",
             )
         ]
+
+
+class ErrorSpanAnnotation(models.Model):
+    """The error spans one annotator (or one metric) marked in one segment of
+    one output (``scoring.spans.SpanAnnotation``), with its score: ESA's
+    given 0–100, a metric's own, or the annotator's MQM score computed with
+    the import's weights (0 = no error, more negative = worse)."""
+
+    class Kind(models.TextChoices):
+        HUMAN = "human"
+        METRIC = "metric"
+
+    output = models.ForeignKey(
+        SystemOutput, on_delete=models.CASCADE, related_name="error_span_annotations"
+    )
+    index = models.PositiveIntegerField(help_text="segment line number − 1")
+    annotator = models.CharField(max_length=200, help_text="a rater, or the metric")
+    kind = models.CharField(max_length=6, choices=Kind)
+    score = models.FloatField(null=True, blank=True)
+    batch = models.ForeignKey(
+        JudgmentImport, on_delete=models.CASCADE, related_name="span_annotations"
+    )
+    line = models.PositiveIntegerField(help_text="first line in the imported file")
+
+    class Meta:
+        ordering = ["output", "index", "kind", "annotator"]
+        constraints = [
+            # Its index, led by (output, index), is the one the sentence page
+            # reads a segment's annotations through.
+            models.UniqueConstraint(
+                fields=["output", "index", "kind", "annotator"],
+                name="one_span_annotation_per_annotator",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return (
+            f"{self.annotator} on segment {self.index + 1} of output {self.output_id}"
+        )
+
+
+class ErrorSpan(models.Model):
+    """One marked error: characters ``[start, end)`` (code points) of the
+    target (the output's hypothesis) or of the source; both null for an error
+    without position (an MQM Non-translation of the whole segment)."""
+
+    class Side(models.TextChoices):
+        TARGET = "target"
+        SOURCE = "source"
+
+    annotation = models.ForeignKey(
+        ErrorSpanAnnotation, on_delete=models.CASCADE, related_name="spans"
+    )
+    side = models.CharField(max_length=6, choices=Side, default=Side.TARGET)
+    start = models.PositiveIntegerField(null=True, blank=True)
+    end = models.PositiveIntegerField(null=True, blank=True)
+    severity = models.CharField(max_length=10, help_text="minor, major, critical…")
+    category = models.CharField(max_length=200, blank=True)
+    confidence = models.FloatField(null=True, blank=True, help_text="a metric's")
+
+    class Meta:
+        ordering = ["annotation", "pk"]
 
 
 class Campaign(models.Model):

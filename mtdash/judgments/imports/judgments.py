@@ -61,6 +61,7 @@ KNOWN_CRITERIA: dict[str, tuple[float | None, float | None, bool]] = {
     "da": (0.0, 100.0, True),
     "da-z": (None, None, True),
     "mqm": (None, 0.0, True),  # minus the weighted error score: 0 = no error
+    "esa": (0.0, 100.0, True),  # Error Span Annotation's score (Kocmi et al. 2024)
 }
 
 _BATCH = 2000
@@ -195,7 +196,7 @@ def _read(
     problem = None
     rows: list[_Row] = []
     scales = {row[4]: row[6] for row in kept}
-    criteria = _criteria(test_set, set(scales), scales)
+    criteria = criteria_named(test_set, set(scales), scales)
     try:
         if not kept:
             raise UploadProblem(filename, None, _nothing_left(skipped, human_skipped))
@@ -350,7 +351,7 @@ def _check_scales(
             )
 
 
-def _criteria(
+def criteria_named(
     test_set: TestSet, names: set[str], scales: dict[str, str]
 ) -> dict[str, Criterion]:
     """The test set's criteria of these names; unsaved defaults for new ones
@@ -376,7 +377,7 @@ def _criteria(
 def _check_rows(
     test_set: TestSet, filename: str, rows: list[_Row], criteria: dict[str, Criterion]
 ) -> None:
-    stored = _stored_keys(test_set, set(criteria))
+    stored = stored_judgment_keys(test_set, set(criteria))
     seen: dict[tuple[int, int, str, str], int] = {}
     for row in rows:
         for what, text, longest in (
@@ -418,9 +419,11 @@ def _check_rows(
         seen[key] = row.line
 
 
-def _stored_keys(
+def stored_judgment_keys(
     test_set: TestSet, criteria: set[str]
 ) -> dict[tuple[int, int, str, str], str]:
+    """(output id, index, judge, criterion) -> the file name of every stored
+    judgment of these criteria: a judge judges a segment once."""
     judgments = Judgment.objects.filter(
         output__test_set=test_set, criterion__name__in=criteria
     ).values_list("output_id", "index", "judge", "criterion__name", "batch__file_name")

@@ -1,0 +1,14 @@
+"""Error spans in the dashboard: MQM and ESA annotations, and metrics' own
+spans, imported into a test set (issue 22, sections 1 and 2).
+
+- :mod:`.options`: what an import takes (format, whose spans, MQM weights)
+  and what it tells (:class:`~.options.ErrorSpanImportResult`);
+- :mod:`.matching`: each annotation matched to an output and a segment, its
+  texts and offsets checked against the stored ones;
+- :mod:`.imports`: the import itself (spans, and the ``mqm`` / ``esa``
+  judgments of human annotations) and the list of a test set's imports;
+- :mod:`.forms` and :mod:`.views`: the browser's import page.
+
+Files are read by :mod:`scoring.spans`; judgments go through the same
+criteria, sources and comparison job as any imported judgment.
+"""
