@@ -10,6 +10,7 @@ from mtdash.api.views import (
     account,
     campaigns,
     correlations,
+    error_spans,
     external_scores,
     jobs,
     judgment_overview,
@@ -86,6 +87,12 @@ urlpatterns = [
         "test-sets/<int:pk>/external-scores/",
         external_scores.ExternalScoresImport.as_view(),
         name="api_external_scores_import",
+    ),
+    # MQM and ESA annotations, or a metric's own error spans (GET lists them).
+    path(
+        "test-sets/<int:pk>/error-spans/",
+        error_spans.ErrorSpansImport.as_view(),
+        name="api_error_spans",
     ),
     path(
         "test-sets/<int:pk>/campaigns/",

@@ -23,6 +23,7 @@ ENDPOINTS = {
     "/api/v1/jobs/{id}/retry": {"post"},
     "/api/v1/test-sets/{id}/fill-missing": {"get", "post"},
     "/api/v1/outputs/{id}": {"patch", "delete"},
+    "/api/v1/test-sets/{id}/error-spans/": {"get", "post"},
 }
 
 
