@@ -6,6 +6,7 @@ from django.urls import path, re_path
 
 from mtdash.judgments.campaigns import views as campaign_views
 from mtdash.judgments.correlations import views as correlation_views
+from mtdash.judgments.error_spans import views as error_span_views
 from mtdash.judgments.imports import views as import_views
 from mtdash.judgments.meta_evaluation import views as meta_views
 from mtdash.judgments.overview import views as overview_views
@@ -20,6 +21,12 @@ urlpatterns = [
         "test-sets/<int:pk>/judgments/import/<str:token>/",
         import_views.judgments_import_preview,
         name="judgments_import_preview",
+    ),
+    # MQM and ESA annotations, or a metric's own error spans.
+    path(
+        "test-sets/<int:pk>/error-spans/import/",
+        error_span_views.error_spans_import,
+        name="error_spans_import",
     ),
     # Judging campaigns in the browser; the judgments' overview and the
     # metric-human disagreement explorer.

@@ -32,6 +32,7 @@ from collections.abc import Sequence
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
 
 from mtdash.common.upload_checks import UploadProblem
 from mtdash.evaluation.external_scores.imports import ExternalMetricProblem
@@ -106,12 +107,16 @@ def import_error_spans(
     return result
 
 
-def error_span_imports(test_set: TestSet) -> list[dict]:
-    """The test set's error-span imports, newest first (the API's list)."""
-    batches = JudgmentImport.objects.filter(
+def span_import_batches(test_set: TestSet) -> QuerySet[JudgmentImport]:
+    """The test set's error-span imports, newest first."""
+    return JudgmentImport.objects.filter(
         test_set=test_set, layout__in=FORMATS
     ).select_related("imported_by")
-    return [import_summary(batch) for batch in batches]
+
+
+def error_span_imports(test_set: TestSet) -> list[dict]:
+    """The test set's error-span imports, newest first, as the API lists them."""
+    return [import_summary(batch) for batch in span_import_batches(test_set)]
 
 
 def _read(data: bytes, file_name: str, options: SpanImportOptions) -> SpanAnnotations:
