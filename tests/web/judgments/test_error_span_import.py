@@ -9,6 +9,7 @@ import pytest
 
 from mtdash.judgments.error_spans.imports import error_span_imports, import_error_spans
 from mtdash.judgments.error_spans.options import SpanImportOptions
+from mtdash.judgments.imports.judgments import import_judgments
 from mtdash.judgments.models import (
     Criterion,
     ErrorSpan,
@@ -243,3 +244,17 @@ def test_the_list_names_every_span_import_and_no_judgments_file(annotated, owner
     )
     assert listed[1]["criteria"] == ["mqm"] and listed[0]["criteria"] == []
     assert listed[1]["imported_by"] == owner.username and listed[1]["created"]
+
+
+def test_an_existing_mqm_criterion_is_joined_as_it_is(annotated, owner):
+    csv = b"segment,system,judge,criterion,value\n1,alpha,wmt,mqm,-1.5\n"
+    import_judgments(annotated, owner, csv, "mqm.csv")
+    raw = Criterion.objects.get(name="mqm")
+    assert raw.scale == Criterion.Scale.RAW  # a CSV gives judges' values
+
+    result = import_error_spans(annotated, owner, mqm_tsv(), "mqm.tsv")
+
+    assert result.criterion == "mqm" and not result.left_out
+    assert Criterion.objects.get(name="mqm") == raw
+    assert Criterion.objects.get(name="mqm").scale == Criterion.Scale.RAW
+    assert Judgment.objects.filter(criterion=raw).count() == 19
