@@ -9,7 +9,8 @@ from collections.abc import Iterable
 import numpy as np
 from django.db.models import QuerySet
 
-from mtdash.evaluation.models import TestSet
+from mtdash.common.rows import collector_paused, value_columns
+from mtdash.evaluation.models import SystemOutput, TestSet
 from mtdash.judgments.models import Criterion, Judgment
 from mtdash.judgments.sources import in_use
 from scoring.stats import Judgments
@@ -38,41 +39,46 @@ def read_judgments(
     (segments 1-based, systems named as on the leaderboard, each judgment's
     line in the file it came from); ``source`` names them in messages and
     ``as_given`` are the criteria not standardised per judge."""
+    # Ids, not names: fewer joins and strings; names are looked up once.
     rows = (
         in_use(judgments)
         .order_by("pk")
-        .values_list(
-            "index", "output__system__name", "judge", "criterion__name", "value", "line"
+        .values_list("index", "output_id", "judge", "criterion_id", "value", "line")
+    )
+    index, output, judge, criterion, value, line = value_columns(rows, 6)
+    n = len(index)
+    system_of = dict(
+        SystemOutput.objects.filter(pk__in=set(output)).values_list(
+            "pk", "system__name"
         )
     )
-    names: dict[str, dict[str, int]] = {"system": {}, "judge": {}, "criterion": {}}
-    table = []
-    for index, system, judge, criterion, value, line in rows.iterator(
-        chunk_size=20_000
-    ):
-        ids = [
-            names[field].setdefault(name, len(names[field]))
-            for field, name in (
-                ("system", system),
-                ("judge", judge),
-                ("criterion", criterion),
-            )
-        ]
-        table.append((index + 1, *ids, value, line))
-    array = np.array(table, dtype=np.float64).reshape(-1, 6)
+    name_of = dict(
+        Criterion.objects.filter(pk__in=set(criterion)).values_list("pk", "name")
+    )
+    with collector_paused():
+        systems, system_ids = _numbered([system_of[o] for o in output])
+        judges, judge_ids = _numbered(judge)
+        criteria, criterion_ids = _numbered([name_of[c] for c in criterion])
     return Judgments(
-        systems=tuple(names["system"]),
-        judges=tuple(names["judge"]),
-        criteria=tuple(names["criterion"]),
-        segments=array[:, 0].astype(np.int64),
-        system_ids=array[:, 1].astype(np.int64),
-        judge_ids=array[:, 2].astype(np.int64),
-        criterion_ids=array[:, 3].astype(np.int64),
-        values=array[:, 4],
-        lines=array[:, 5].astype(np.int64),
+        systems=systems,
+        judges=judges,
+        criteria=criteria,
+        segments=np.fromiter(index, dtype=np.int64, count=n) + 1,
+        system_ids=system_ids,
+        judge_ids=judge_ids,
+        criterion_ids=criterion_ids,
+        values=np.fromiter(value, dtype=np.float64, count=n),
+        lines=np.fromiter(line, dtype=np.int64, count=n),
         source=source,
         as_given=as_given,
     )
+
+
+def _numbered(names) -> tuple[tuple[str, ...], np.ndarray]:
+    """(the distinct names in order of first appearance, each row's number)."""
+    number = {name: i for i, name in enumerate(dict.fromkeys(names))}
+    ids = np.fromiter(map(number.__getitem__, names), dtype=np.int64, count=len(names))
+    return tuple(number), ids
 
 
 def as_given_criteria(test_set: TestSet) -> frozenset[str]:

@@ -20,7 +20,6 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any
 
-import numpy as np
 from django.core.paginator import Page, Paginator
 
 from mtdash.common.metric_specs import higher_is_better
@@ -32,7 +31,7 @@ from mtdash.evaluation.models import (
     SegmentScore,
     TestSet,
 )
-from mtdash.judgments.correlations.inputs import metric_columns
+from mtdash.judgments.correlations.inputs import metric_columns, score_vectors
 from mtdash.judgments.meta_evaluation.inputs import visible_outputs
 from mtdash.judgments.meta_evaluation.jobs import request_of
 from mtdash.judgments.meta_evaluation.options import settings_from_dict
@@ -68,19 +67,6 @@ def acc_eq_epsilon(block: dict[str, Any], metric: str) -> float:
     return 0.0
 
 
-def _vectors(rows, n_segments: int) -> dict[int, np.ndarray]:
-    """(owner, index, score) rows -> owner: (n_segments,) read-only vector,
-    NaN where unscored."""
-    vectors: dict[int, np.ndarray] = {}
-    for owner, index, score in rows:
-        vector = vectors.setdefault(owner, np.full(n_segments, np.nan))
-        if index < n_segments and score is not None:
-            vector[index] = score
-    for vector in vectors.values():
-        vector.setflags(write=False)
-    return vectors
-
-
 def one_metric_scores(
     test_set: TestSet, visible: dict[int, str], n_segments: int, metric: str
 ) -> MetricScores:
@@ -113,7 +99,7 @@ def one_metric_scores(
         raise NotInResult(f"no scores of metric {metric!r}")
     corpus = {owners[pk]: float(s) for pk, s in values.values_list("pk", "score")}
     triples = rows.values_list("corpus_score_id", "index", "score")
-    vectors = _vectors(triples.iterator(chunk_size=20_000), n_segments)
+    vectors = score_vectors(triples, n_segments)
     sentence = {owners[pk]: vector for pk, vector in vectors.items()}
     return MetricScores(
         metrics=(metric,),
