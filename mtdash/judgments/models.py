@@ -406,3 +406,40 @@ class MetaEvaluation(Job):
     @property
     def is_pooled(self) -> bool:
         return len(self.weights) > 1
+
+
+class ErrorSpanEvaluation(Job):
+    """Span-level meta-evaluation of a test set: each metric's error spans
+    against the human spans (``scoring.stats.evaluate_spans``: precision,
+    recall and F1 in every variant and averaging, per system and overall,
+    with bootstrap intervals over segments), computed by a worker
+    (:mod:`mtdash.judgments.error_spans.agreement_jobs`).
+
+    ``inputs`` digests the spans of the visible outputs and the settings, so
+    asking again on unchanged spans finds this row, and a page can tell
+    when the spans changed since it ran.
+    """
+
+    task_name = "mtdash.judgments.tasks.run_error_span_evaluation"
+    job_noun = "error-span evaluation"
+
+    test_set = models.ForeignKey(
+        TestSet, on_delete=models.CASCADE, related_name="error_span_evaluations"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    n_samples = models.PositiveIntegerField(help_text="bootstrap resamples (0: none)")
+    seed = models.PositiveBigIntegerField()
+    inputs = models.CharField(
+        max_length=64, help_text="digest of the spans and settings it read"
+    )
+    result = models.JSONField(null=True, blank=True)
+
+    class Meta(Job.Meta):
+        verbose_name = "error-span evaluation"
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["test_set", "inputs"], name="span_eval_inputs")]
+
+    def __str__(self) -> str:
+        return f"error-span evaluation {self.pk} ({self.status})"
