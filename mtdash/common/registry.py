@@ -68,3 +68,18 @@ def register_deletion_count(count: DeletionCount) -> None:
 
 def deletion_counts() -> tuple[DeletionCount, ...]:
     return tuple(_deletion_counts)
+
+
+# (output ids, segment indices) -> the error-span annotations of those
+# segments, as ``mtdash.evaluation.span_view.SentenceAnnotation`` values.
+SentenceAnnotationSource = Callable[[list[int], list[int]], Iterable[Any]]
+_sentence_annotation_sources: list[SentenceAnnotationSource] = []
+
+
+def register_sentence_annotations(source: SentenceAnnotationSource) -> None:
+    """Annotations the sentence and compare pages show with a sentence."""
+    _add(_sentence_annotation_sources, source)
+
+
+def sentence_annotation_sources() -> tuple[SentenceAnnotationSource, ...]:
+    return tuple(_sentence_annotation_sources)
