@@ -13,12 +13,14 @@ class JudgmentsConfig(AppConfig):
         # which cannot import this one): see mtdash.common.registry.
         from mtdash.common import registry
         from mtdash.judgments.correlations import tables
+        from mtdash.judgments.error_spans.sentence_view import sentence_annotations
         from mtdash.judgments.leaderboard_columns import human_columns
         from mtdash.judgments.meta_evaluation import signals  # noqa: F401
         from mtdash.judgments.models import Judgment, MetaEvaluation
 
         registry.register_leaderboard_columns(human_columns)
         registry.register_analysis_refresher(tables.refresh)
+        registry.register_sentence_annotations(sentence_annotations)
         registry.register_deletion_count(
             registry.DeletionCount(
                 "judgment",

@@ -7,6 +7,7 @@ from django.urls import path, re_path
 from mtdash.judgments.campaigns import views as campaign_views
 from mtdash.judgments.correlations import views as correlation_views
 from mtdash.judgments.error_spans import views as error_span_views
+from mtdash.judgments.error_spans import views_pages as span_pages
 from mtdash.judgments.imports import views as import_views
 from mtdash.judgments.meta_evaluation import views as meta_views
 from mtdash.judgments.overview import views as overview_views
@@ -27,6 +28,23 @@ urlpatterns = [
         "test-sets/<int:pk>/error-spans/import/",
         error_span_views.error_spans_import,
         name="error_spans_import",
+    ),
+    # Errors per system (category x severity, per 100 words), one system's,
+    # and the segments with errors of a category.
+    path(
+        "test-sets/<int:pk>/error-spans/",
+        span_pages.error_spans_overview,
+        name="error_spans_overview",
+    ),
+    path(
+        "outputs/<int:pk>/error-spans/",
+        span_pages.error_spans_system,
+        name="error_spans_system",
+    ),
+    path(
+        "test-sets/<int:pk>/error-spans/segments/",
+        span_pages.error_spans_segments,
+        name="error_spans_segments",
     ),
     # Judging campaigns in the browser; the judgments' overview and the
     # metric-human disagreement explorer.

@@ -199,6 +199,8 @@ class SentencePair:
     hypothesis_a: Highlighted
     hypothesis_b: Highlighted
     references: list[tuple[str, Highlighted]]  # (label, tokens)
+    # One row per annotator of A's and B's spans (span_view.rows.AnnotationRow)
+    error_spans: tuple = ()
 
     @property
     def delta(self) -> float:

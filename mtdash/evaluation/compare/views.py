@@ -7,6 +7,8 @@ which the page's script fetches (computed once per pair, then cached).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
@@ -14,6 +16,11 @@ from django.views.decorators.http import require_GET
 from mtdash.evaluation import access
 from mtdash.evaluation.compare import page as service
 from mtdash.evaluation.compare.figures import sentence_scatter
+from mtdash.evaluation.span_view.filters import SpanFilters
+from mtdash.evaluation.span_view.rows import pair_spans
+
+# The compare page's own fields, carried by the error spans' filter form.
+PAGE_FIELDS = ("a", "b", "metric", "order", "n")
 
 
 @login_required
@@ -66,13 +73,20 @@ def _pair(test_set, query, order: str) -> dict:
         page = service.page_of(
             scores.order(order), query.get("page"), query.get("focus")
         )
+        sentences = service.sentence_pairs(test_set, a, b, scores, list(page))
+        spans = pair_spans(a, b, list(page), SpanFilters.from_query(query))
         context.update(
             column=columns[metric],
             tally=scores.tally(),
             figure=sentence_scatter(scores, a.system.name, b.system.name),
             page=page,
-            sentences=service.sentence_pairs(test_set, a, b, scores, list(page)),
+            sentences=[
+                replace(s, error_spans=spans.rows.get(s.number - 1, ()))
+                for s in sentences
+            ],
             focus=query.get("focus", ""),
+            spans=spans,
+            span_keep=[(k, query[k]) for k in PAGE_FIELDS if query.get(k)],
         )
     return context
 

@@ -9,6 +9,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from mtdash.evaluation.span_view.filters import SpanFilters
+from mtdash.evaluation.span_view.rows import sentence_spans
 from mtdash.evaluation.systems import figures as system_figures
 from mtdash.evaluation.systems.analyses import REFERENCE_FREQUENCIES
 from mtdash.evaluation.systems.page import (
@@ -111,5 +113,17 @@ def sentence_detail(request, pk: int, number: int):
         sentence = build_sentence_view(output, number)
     except NoSuchSentence:
         raise Http404(f"no sentence {number} in this output") from None
-    context = {"output": output, "test_set": output.test_set, "sentence": sentence}
+    spans = sentence_spans(
+        output,
+        number - 1,
+        sentence.hypothesis.text,
+        sentence.source,
+        SpanFilters.from_query(request.GET),
+    )
+    context = {
+        "output": output,
+        "test_set": output.test_set,
+        "sentence": sentence,
+        "spans": spans,
+    }
     return render(request, "evaluation/sentence_detail.html", context)
