@@ -10,6 +10,7 @@ from mtdash.api.views import (
     account,
     campaigns,
     correlations,
+    error_span_agreement,
     error_spans,
     external_scores,
     jobs,
@@ -93,6 +94,18 @@ urlpatterns = [
         "test-sets/<int:pk>/error-spans/",
         error_spans.ErrorSpansImport.as_view(),
         name="api_error_spans",
+    ),
+    # Span-level meta-evaluation of the metrics' error spans (202 while a
+    # worker computes it), and its job.
+    path(
+        "test-sets/<int:pk>/error-spans/agreement",
+        error_span_agreement.TestSetSpanAgreement.as_view(),
+        name="api_error_span_agreement",
+    ),
+    path(
+        "error-span-evaluations/<int:pk>",
+        error_span_agreement.SpanEvaluationDetail.as_view(),
+        name="api_error_span_evaluation",
     ),
     path(
         "test-sets/<int:pk>/campaigns/",

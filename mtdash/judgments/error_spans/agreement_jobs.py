@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Count, Max, QuerySet
+from django.db.models import Count, QuerySet
 
 from mtdash.common.queueing import send_job_tasks
 from mtdash.common.running import run_claimed
@@ -76,26 +76,35 @@ def span_kinds(visible: dict[int, str]) -> dict[str, int]:
     )
 
 
-def spans_digest(visible: dict[int, str], settings: AgreementSettings) -> str:
+def span_imports(test_set: TestSet) -> list[tuple[int, str, int, int]]:
+    """(id, whose spans, annotations, spans) of the test set's imports that
+    hold error spans, by id."""
+    return list(
+        JudgmentImport.objects.filter(test_set=test_set)
+        .exclude(n_annotations=0)
+        .order_by("pk")
+        .values_list("pk", "span_source", "n_annotations", "n_spans")
+    )
+
+
+def has_metric_spans(test_set: TestSet) -> bool:
+    """Whether an import gave the test set a metric's spans (one query on
+    the imports; outputs hidden since are not looked at)."""
+    return any(source != HUMAN for _, source, _, _ in span_imports(test_set))
+
+
+def spans_digest(
+    test_set: TestSet, visible: dict[int, str], settings: AgreementSettings
+) -> str:
     """Digest of everything a result depends on: the visible outputs and
-    their systems' names, the annotations and spans stored for them (their
-    counts and newest ids: spans are only ever added or deleted with their
-    import), the settings and the versions."""
-    outputs = list(visible)
-    annotations = (
-        ErrorSpanAnnotation.objects.filter(output_id__in=outputs)
-        .order_by()
-        .values("kind")
-        .annotate(n=Count("pk"), last=Max("pk"))
-        .values_list("kind", "n", "last")
-    )
-    spans = ErrorSpan.objects.filter(annotation__output_id__in=outputs).aggregate(
-        n=Count("pk"), last=Max("pk")
-    )
+    their systems' names, the imports that hold the spans (spans are stored
+    and deleted only with their import, which counts them), the settings
+    and the versions. One query on the imports, so a page can afford it
+    (aggregating the spans themselves took 145 ms at 20 systems x 2,000
+    segments)."""
     parts = (
         sorted(visible.items()),
-        sorted(annotations),
-        sorted(spans.items()),
+        span_imports(test_set),
         settings.to_dict(),
         CONFIDENCE,
         SCORING_VERSION,
@@ -110,7 +119,7 @@ def _settings_of(job: ErrorSpanEvaluation) -> AgreementSettings:
 
 def is_stale(job: ErrorSpanEvaluation, visible: dict[int, str]) -> bool:
     """Whether the spans (or the outputs shown) changed since ``job`` ran."""
-    return spans_digest(visible, _settings_of(job)) != job.inputs
+    return spans_digest(job.test_set, visible, _settings_of(job)) != job.inputs
 
 
 def latest_job(
@@ -120,7 +129,8 @@ def latest_job(
     current spans, if ``settings`` is given), whatever its status."""
     jobs = ErrorSpanEvaluation.objects.filter(test_set=test_set)
     if settings is not None:
-        jobs = jobs.filter(inputs=spans_digest(visible_outputs(test_set), settings))
+        visible = visible_outputs(test_set)
+        jobs = jobs.filter(inputs=spans_digest(test_set, visible, settings))
     return jobs.first()
 
 
@@ -143,7 +153,7 @@ def request_span_evaluation(
             "no human error spans on this test set's outputs (import MQM or ESA "
             "annotations)",
         )
-    digest = spans_digest(visible, settings)
+    digest = spans_digest(test_set, visible, settings)
     with transaction.atomic():
         # Two identical requests at once: the second waits here, then finds
         # the first one's job.
@@ -292,7 +302,8 @@ def evaluate(
     ``inputs``, the digest of what it read."""
     settings = _settings_of(job)
     visible = visible_outputs(job.test_set)
-    digest = spans_digest(visible, settings)  # before reading: changes show stale
+    # Before reading: spans imported meanwhile show the result stale.
+    digest = spans_digest(job.test_set, visible, settings)
     started = time.perf_counter()
     stored = read_spans(visible)
     read_seconds = time.perf_counter() - started

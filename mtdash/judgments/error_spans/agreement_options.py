@@ -26,6 +26,8 @@ CONFIDENCE = 0.95
 # What a page shows first: the library's defaults (micro mpp, the paper's
 # recommendation).
 DEFAULT_VARIANT, DEFAULT_AVERAGE = "mpp", "micro"
+# The query parameters that choose them on the metric-evaluation page.
+VARIANT_PARAMETER, AVERAGE_PARAMETER = "span_variant", "span_average"
 
 VARIANT_LABELS = {
     "em": "exact match",

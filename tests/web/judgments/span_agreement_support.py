@@ -75,6 +75,13 @@ def run(job: ErrorSpanEvaluation) -> ErrorSpanEvaluation:
     return job
 
 
+def computed(test_set, settings=FAST) -> ErrorSpanEvaluation:
+    """A new evaluation of ``test_set``, run (it must succeed)."""
+    job = run(queue(test_set, None, settings)[0])
+    assert job.status == "succeeded", job.error_message
+    return job
+
+
 def assert_close(found, expected, path: str = "") -> None:
     """Equal structures, floats within 1e-12 (a stored figure is the
     library's, summed in another order at most)."""
