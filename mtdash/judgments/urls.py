@@ -6,6 +6,7 @@ from django.urls import path, re_path
 
 from mtdash.judgments.campaigns import views as campaign_views
 from mtdash.judgments.correlations import views as correlation_views
+from mtdash.judgments.error_spans import agreement_views
 from mtdash.judgments.error_spans import views as error_span_views
 from mtdash.judgments.error_spans import views_pages as span_pages
 from mtdash.judgments.imports import views as import_views
@@ -28,6 +29,23 @@ urlpatterns = [
         "test-sets/<int:pk>/error-spans/import/",
         error_span_views.error_spans_import,
         name="error_spans_import",
+    ),
+    # Span-level meta-evaluation of the metrics' error spans (the section of
+    # the metric-evaluation page): queue it, poll its job, export it.
+    path(
+        "test-sets/<int:pk>/error-spans/agreement/",
+        agreement_views.span_agreement_run,
+        name="error_span_agreement_run",
+    ),
+    re_path(
+        r"^test-sets/(?P<pk>[0-9]+)/error-spans/agreement/export\.(?P<fmt>csv|tex)$",
+        agreement_views.span_agreement_export,
+        name="error_span_agreement_export",
+    ),
+    path(
+        "error-span-evaluations/<int:pk>/status/",
+        agreement_views.span_evaluation_status,
+        name="error_span_evaluation_status",
     ),
     # Errors per system (category x severity, per 100 words), one system's,
     # and the segments with errors of a category.

@@ -1,7 +1,8 @@
 """The metric-evaluation page of a test set: correlation tables of every
 metric against every human criterion (read from the stored analysis), the
 scatter plot behind each cell, exports, judges' agreement, ORANGE and the
-WMT meta-evaluation of the test set (``?criterion=``)."""
+WMT meta-evaluation of the test set (``?criterion=``), and the span-level
+meta-evaluation of the metrics' error spans (``?span_variant=&span_average=``)."""
 
 from __future__ import annotations
 
@@ -26,6 +27,12 @@ from mtdash.judgments.correlations.page import (
 )
 from mtdash.judgments.correlations.points import read_points
 from mtdash.judgments.correlations.tables import LEVELS, METHODS
+from mtdash.judgments.error_spans.agreement_forms import SpanAgreementForm
+from mtdash.judgments.error_spans.agreement_options import (
+    AVERAGE_PARAMETER,
+    VARIANT_PARAMETER,
+)
+from mtdash.judgments.error_spans.agreement_section import span_section
 from mtdash.judgments.meta_evaluation.forms import OneTestSetForm
 from mtdash.judgments.meta_evaluation.page import orange_figures
 from mtdash.judgments.meta_evaluation.section import meta_section
@@ -66,6 +73,17 @@ def correlations(request, pk: int):
         # Which imports and campaigns each criterion's human scores come from.
         "human_sources": criteria_sources(test_set.pk),
     }
+    # Span-level meta-evaluation of the metrics' error spans, when there are.
+    spans = span_section(
+        test_set,
+        request.GET.get(VARIANT_PARAMETER),
+        request.GET.get(AVERAGE_PARAMETER),
+    )
+    context["spans"] = spans
+    if spans.present:
+        context["span_form"] = SpanAgreementForm(
+            initial=spans.initial, test_set=test_set
+        )
     return render(request, "judgments/correlations.html", context)
 
 
