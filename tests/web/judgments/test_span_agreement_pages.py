@@ -9,6 +9,7 @@ import csv
 import io
 import re
 
+import pandas as pd
 import pytest
 from django.urls import reverse
 
@@ -218,6 +219,9 @@ def test_the_csv_export_reads_back_every_figure(client, member, annotated):
         )
     assert text.startswith("# span-level meta-evaluation of test set toy fr-en")
     assert "200 bootstrap resamples" in text
+    frame = pd.read_csv(io.StringIO(text), comment="#")
+    assert frame.shape == (len(rows), len(CSV_HEADER))
+    assert str(frame["f1"].dtype) == "float64" and frame["f1"].notna().all()
 
 
 def test_the_latex_export_is_the_chosen_table(client, member, annotated):
