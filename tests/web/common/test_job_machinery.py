@@ -16,7 +16,7 @@ from mtdash.common.task_options import MAX_RETRIES, retry_delays
 from mtdash.evaluation.models import ComparisonJob, ReadabilityJob, ScoringJob
 from mtdash.evaluation.services.scoring_jobs import queue_scoring_job
 from mtdash.evaluation.services.uploads import create_system_output
-from mtdash.judgments.models import MetaEvaluation
+from mtdash.judgments.models import ErrorSpanEvaluation, MetaEvaluation
 from mtdash.orange.jobs.lifecycle import create_orange_job, queue_chunks
 from mtdash.orange.models import NBestList, OrangeChunk, OrangeJob
 from tests.web.orange.orange_support import (  # noqa: F401  (fixtures)
@@ -62,6 +62,7 @@ def test_every_job_type_and_the_orange_chunks_are_shared_job_rows():
         OrangeChunk,
         NBestList,  # the check of an uploaded list
         MetaEvaluation,
+        ErrorSpanEvaluation,
     }
     for model in job_models():
         names = {field.name for field in model._meta.get_fields()}
@@ -79,7 +80,15 @@ def test_every_job_type_and_the_orange_chunks_are_shared_job_rows():
 
 
 @pytest.mark.parametrize(
-    "model", [ScoringJob, ReadabilityJob, OrangeChunk, NBestList, MetaEvaluation]
+    "model",
+    [
+        ScoringJob,
+        ReadabilityJob,
+        OrangeChunk,
+        NBestList,
+        MetaEvaluation,
+        ErrorSpanEvaluation,
+    ],
 )
 def test_each_queued_row_has_a_task_registered_under_its_name_with_the_job_options(
     model, settings
