@@ -89,8 +89,9 @@ def span_imports(test_set: TestSet) -> list[tuple[int, str, int, int]]:
 
 def has_metric_spans(test_set: TestSet) -> bool:
     """Whether an import gave the test set a metric's spans (one query on
-    the imports; outputs hidden since are not looked at)."""
-    return any(source != HUMAN for _, source, _, _ in span_imports(test_set))
+    the imports; outputs hidden since are not looked at). A batch that names
+    no source (not an error-span import) is no metric's."""
+    return any(source not in ("", HUMAN) for _, source, _, _ in span_imports(test_set))
 
 
 def spans_digest(

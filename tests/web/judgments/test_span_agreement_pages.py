@@ -85,6 +85,19 @@ def test_there_is_no_section_without_a_metrics_spans(client, owner, test_set):
     assert 'id="error-spans"' not in page(client, test_set)
 
 
+def test_spans_of_an_import_that_names_no_source_are_no_metrics(
+    client, owner, test_set
+):
+    """A batch with annotations but no ``span_source`` (a campaign's, say)
+    does not make the section appear."""
+    annotate(test_set, owner, metrics=False)
+    JudgmentImport.objects.create(
+        test_set=test_set, file_name="campaign", layout="campaign", n_annotations=3
+    )
+    client.force_login(owner)
+    assert 'id="error-spans"' not in page(client, test_set)
+
+
 def test_the_section_offers_the_settings_until_a_job_runs(client, member, annotated):
     client.force_login(member)
     html = section(page(client, annotated))
