@@ -8,6 +8,13 @@ spans, imported into a test set (issue 22, sections 1 and 2).
 - :mod:`.imports`: the import itself (spans, and the ``mqm`` / ``esa``
   judgments of human annotations) and the list of a test set's imports;
 - :mod:`.forms` and :mod:`.views`: the browser's import page.
+- span-level meta-evaluation of the metrics' spans against the human ones
+  (section 5): :mod:`.agreement_jobs` (the worker job and its inputs'
+  digest), :mod:`.agreement_options` (settings and labels),
+  :mod:`.agreement_section` (the metric-evaluation page's "Error spans"),
+  :mod:`.agreement_forms`, :mod:`.agreement_views` and
+  :mod:`.agreement_exports` (CSV, LaTeX); the API's is
+  :mod:`mtdash.api.views.error_span_agreement`.
 
 Files are read by :mod:`scoring.spans`; judgments go through the same
 criteria, sources and comparison job as any imported judgment.
