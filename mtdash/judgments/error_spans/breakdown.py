@@ -60,24 +60,36 @@ class BreakdownFilters:
 
         return cls(value("source") or HUMAN, value("annotator"), value("document"))
 
+    def kept(self, test_set: TestSet, path: str = "") -> Q:
+        """The condition on annotations (``path`` ``""``), or on spans
+        through theirs (``path`` ``"annotation__"``): one join, no
+        subquery of annotations."""
+        if self.source == HUMAN:
+            found = Q(**{f"{path}kind": ErrorSpanAnnotation.Kind.HUMAN})
+            if self.annotator:
+                found &= Q(**{f"{path}annotator": self.annotator})
+        else:
+            found = Q(
+                **{
+                    f"{path}kind": ErrorSpanAnnotation.Kind.METRIC,
+                    f"{path}annotator": self.source,
+                }
+            )
+        found &= Q(**{f"{path}output__test_set": test_set})
+        if self.document:
+            indices = Segment.objects.filter(
+                test_set=test_set, document_id=self.document
+            ).values("index")
+            found &= Q(**{f"{path}index__in": indices})
+        return found
+
     def annotations(self, test_set: TestSet) -> QuerySet[ErrorSpanAnnotation]:
         """The test set's annotations these filters keep."""
-        found = ErrorSpanAnnotation.objects.filter(output__test_set=test_set)
-        if self.source == HUMAN:
-            found = found.filter(kind=ErrorSpanAnnotation.Kind.HUMAN)
-            if self.annotator:
-                found = found.filter(annotator=self.annotator)
-        else:
-            found = found.filter(
-                kind=ErrorSpanAnnotation.Kind.METRIC, annotator=self.source
-            )
-        if self.document:
-            found = found.filter(
-                index__in=Segment.objects.filter(
-                    test_set=test_set, document_id=self.document
-                ).values("index")
-            )
-        return found
+        return ErrorSpanAnnotation.objects.filter(self.kept(test_set))
+
+    def spans(self, test_set: TestSet) -> QuerySet[ErrorSpan]:
+        """The spans of those annotations."""
+        return ErrorSpan.objects.filter(self.kept(test_set, "annotation__"))
 
     def query_items(self) -> dict[str, str]:
         items = {"source": self.source if self.source != HUMAN else ""}
@@ -182,14 +194,16 @@ def breakdowns(
 ) -> list[ErrorBreakdown]:
     """The errors of each of ``outputs`` (in that order) that have
     annotations under ``filters``."""
-    kept = filters.annotations(test_set).filter(output__in=[o.pk for o in outputs])
+    ids = [o.pk for o in outputs]
+    kept = filters.annotations(test_set).filter(output_id__in=ids)
     per_segment = kept.values("output_id", "index").annotate(n=Count("pk"))
     annotated: dict[int, dict[int, int]] = defaultdict(dict)
     for row in per_segment.order_by():
         annotated[row["output_id"]][row["index"]] = row["n"]
     counts: dict[int, Counter] = defaultdict(Counter)
     for row in (
-        ErrorSpan.objects.filter(annotation__in=kept)
+        filters.spans(test_set)
+        .filter(annotation__output_id__in=ids)
         .values("annotation__output_id", "category", "severity")
         .annotate(n=Count("pk"))
         .order_by()

@@ -55,12 +55,11 @@ class SegmentFilters:
         )
 
     def spans(self, test_set: TestSet) -> QuerySet[ErrorSpan]:
-        annotations = BreakdownFilters(
-            self.source, self.annotator, self.document
-        ).annotations(test_set)
+        found = BreakdownFilters(self.source, self.annotator, self.document).spans(
+            test_set
+        )
         if self.output is not None:
-            annotations = annotations.filter(output_id=self.output)
-        found = ErrorSpan.objects.filter(annotation__in=annotations)
+            found = found.filter(annotation__output_id=self.output)
         if self.category:
             found = found.filter(category_filter(self.category))
         if self.severity:

@@ -62,17 +62,20 @@ def error_spans_segments(request, pk: int):
     test_set = access.get_test_set(request.user, pk)
     filters = SegmentFilters.from_query(request.GET)
     page, hits = segment_page(test_set, filters, request.GET.get("page"))
-    spans = ErrorSpan.objects.filter(annotation__output__test_set=test_set)
+    kinds = set(
+        ErrorSpan.objects.filter(annotation__output__test_set=test_set)
+        .values_list("category", "severity")
+        .distinct()
+        .order_by()
+    )
     context = {
         **_choices(test_set, service.BreakdownFilters(filters.source)),
         "segment_filters": filters,
         "categories": category_options(
-            spans.values_list("category", flat=True).distinct().order_by(),
+            {category or service.NO_CATEGORY for category, _ in kinds},
             filters.category,
         ),
-        "severities": service.severity_columns(
-            set(spans.values_list("severity", flat=True).distinct().order_by())
-        ),
+        "severities": service.severity_columns({s for _, s in kinds}),
         "outputs": test_set.outputs.select_related("system").order_by("system__name"),
         "page": page,
         "hits": hits,

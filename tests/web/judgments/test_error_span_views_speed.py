@@ -1,0 +1,140 @@
+"""How fast the error spans' pages read at WMT size: 2,000 segments of 20
+words, 3 systems, each segment annotated by 10 annotators (60,000
+annotations, 90,000 spans; built here through the import) and a metric's
+spans. Issue 22 asks for a sentence page with 10 annotators' spans within
+300 ms; the times are printed (run with -s)."""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+from django.urls import reverse
+
+from mtdash.evaluation.models import SystemOutput
+from mtdash.evaluation.services.uploads import (
+    TestSetData,
+    create_system_output,
+    create_test_set,
+)
+from mtdash.judgments.error_spans.imports import import_error_spans
+from mtdash.judgments.error_spans.options import SpanImportOptions
+from mtdash.judgments.models import ErrorSpan
+
+pytestmark = pytest.mark.django_db
+
+SEGMENTS, SYSTEMS, ANNOTATORS = 2000, 3, 10
+TARGET_MS = 300.0
+CATEGORIES = ["Accuracy/Mistranslation", "Fluency/Grammar", "Style/Awkward"]
+SEVERITIES = ["minor", "major", "critical"]
+
+
+def hypothesis(system: int, segment: int) -> str:
+    words = [f"w{system}{segment % 97}x{k}" for k in range(20)]
+    return " ".join(words)
+
+
+def annotation_lines() -> str:
+    """Annotator k of segment s marks (k + s) % 3 spans of 5 characters:
+    1.5 spans per annotation on average."""
+    lines = []
+    for system in range(SYSTEMS):
+        for segment in range(1, SEGMENTS + 1):
+            for k in range(ANNOTATORS):
+                spans = [
+                    {
+                        "start": 10 * j,
+                        "end": 10 * j + 5,
+                        "severity": SEVERITIES[(k + j) % 3],
+                        "category": CATEGORIES[(segment + j) % 3],
+                    }  # fmt: skip
+                    for j in range((k + segment) % 3 + (k % 2))
+                ]
+                lines.append(
+                    {
+                        "segment": segment,
+                        "system": f"sys-{system}",
+                        "annotator": f"a{k:02d}",
+                        "score": 50 + k,
+                        "spans": spans,
+                    }  # fmt: skip
+                )
+    return "".join(json.dumps(line) + "\n" for line in lines)
+
+
+def metric_lines() -> str:
+    return "".join(
+        json.dumps(
+            {
+                "segment": s,
+                "system": f"sys-{n}",
+                "metric": "xcomet-xl",
+                "score": 0.5,
+                "spans": [
+                    {"start": 0, "end": 4, "severity": "major", "confidence": 0.9}
+                ],
+            }
+        )
+        + "\n"  # fmt: skip
+        for n in range(SYSTEMS)
+        for s in range(1, SEGMENTS + 1)
+    )
+
+
+def timed(client: Client, url: str, n: int = 15) -> tuple[float, float, float]:
+    """The first request (cold: words not counted yet), then the median and
+    worst of ``n`` warm requests, in ms."""
+    started = time.perf_counter()
+    assert client.get(url).status_code == 200
+    first = (time.perf_counter() - started) * 1000
+    assert client.get(url).status_code == 200
+    times = []
+    for _ in range(n):
+        started = time.perf_counter()
+        response = client.get(url)
+        times.append((time.perf_counter() - started) * 1000)
+        assert response.status_code == 200
+    return first, statistics.median(times), max(times)
+
+
+def test_a_sentence_page_with_10_annotators_spans_within_300_ms(team, owner, member):
+    sources = [f"source sentence {n}" for n in range(1, SEGMENTS + 1)]
+    test_set = create_test_set(
+        team,
+        owner,
+        TestSetData("span speed", "de", "en", "news", "", sources, {"A": sources}),
+    )
+    for system in range(SYSTEMS):
+        texts = [hypothesis(system, n) for n in range(1, SEGMENTS + 1)]
+        create_system_output(test_set, owner, f"sys-{system}", texts, queue=False)
+    import_error_spans(test_set, owner, annotation_lines().encode(), "esa.jsonl")
+    options = SpanImportOptions(source="xcomet-xl")
+    import_error_spans(test_set, owner, metric_lines().encode(), "x.jsonl", options)
+    n_spans = ErrorSpan.objects.count()
+    output = SystemOutput.objects.get(test_set=test_set, system__name="sys-1")
+
+    client = Client()
+    client.force_login(member)
+    sentence = reverse("sentence_detail", args=[output.pk, SEGMENTS // 2])
+    page = client.get(sentence).content.decode()
+    assert page.count('class="annotator"') == ANNOTATORS + 1
+
+    cache.clear()
+    pages = {
+        "sentence page": sentence,
+        "sentence page, filtered": sentence + "?severity=major&category=Fluency",
+        "system breakdown": reverse("error_spans_system", args=[output.pk]),
+        "overview": reverse("error_spans_overview", args=[test_set.pk]),
+        "segments of a category": reverse("error_spans_segments", args=[test_set.pk])
+        + "?category=Fluency/Grammar&severity=critical",
+    }
+    times = {name: timed(client, url) for name, url in pages.items()}
+    print(f"\n{n_spans:,} spans; first request, then median / worst of 15:")
+    for name, (first, median, worst) in times.items():
+        print(f"  {name:24s} {first:7.1f} ms {median:7.1f} ms {worst:7.1f} ms")
+    assert times["sentence page"][2] <= TARGET_MS
+    assert times["sentence page, filtered"][2] <= TARGET_MS
