@@ -21,8 +21,10 @@ from mtdash.evaluation.span_view.filters import (
 )
 from mtdash.evaluation.span_view.highlight import highlight, severity_class
 
-# The legend's severities: the known ones, mildest first.
-LEGEND = tuple((name, severity_class(name)) for name in SEVERITY_ORDER)
+# The legend's severities: the errors mildest first, then neutral marks.
+LEGEND = tuple(
+    (name, severity_class(name)) for name in (*SEVERITY_ORDER[1:], SEVERITY_ORDER[0])
+)
 
 
 @dataclass(frozen=True)

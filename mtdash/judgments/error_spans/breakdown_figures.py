@@ -21,8 +21,23 @@ SEVERITY_COLOURS = {
 OTHER_COLOUR = "#6b7380"
 
 
-def _title(text: str) -> dict:
-    return {"text": text, "font": {"size": 15}, "x": 0, "xanchor": "left"}
+# The page titles each chart; the legend sits above the plot, the mode bar
+# upright at the right, so neither covers the other on a phone.
+LEGEND = {
+    "orientation": "h",
+    "x": 0,
+    "xanchor": "left",
+    "y": 1.0,
+    "yanchor": "bottom",
+    "traceorder": "normal",
+}
+MODEBAR = {"orientation": "v"}
+
+
+def count_step(largest: int) -> int:
+    """An integer tick step giving at most about eight ticks (counts are
+    whole numbers: no 0.5 ticks)."""
+    return max(1, -(-largest // 8))
 
 
 def category_figure(breakdown: ErrorBreakdown) -> dict:
@@ -41,16 +56,21 @@ def category_figure(breakdown: ErrorBreakdown) -> dict:
         }
         for severity in breakdown.severities
     ]
+    largest = max((breakdown.count(c) for c in categories), default=0)
     return {
         "data": data,
         "layout": {
-            "title": _title(f"{chart_text(breakdown.system)}: errors by category"),
             "barmode": "stack",
-            "xaxis": {"title": {"text": "errors"}, "rangemode": "tozero"},
+            "xaxis": {
+                "title": {"text": "errors"},
+                "rangemode": "tozero",
+                "dtick": count_step(largest),
+            },
             "yaxis": {"automargin": True, "type": "category"},
-            "legend": {"orientation": "h", "y": -0.15, "x": 0},
-            "margin": {"l": 10, "r": 20, "t": 50, "b": 60},
-            "height": 140 + 26 * max(len(categories), 1),
+            "legend": LEGEND,
+            "modebar": MODEBAR,
+            "margin": {"l": 10, "r": 56, "t": 40, "b": 50},
+            "height": 130 + 26 * max(len(categories), 1),
         },
     }
 
@@ -77,12 +97,13 @@ def systems_figure(breakdowns: Sequence[ErrorBreakdown]) -> dict:
     return {
         "data": data,
         "layout": {
-            "title": _title("Errors per 100 target words"),
             "barmode": "stack",
             "xaxis": {"type": "category", "automargin": True},
             "yaxis": {"title": {"text": "errors per 100 words"}, "rangemode": "tozero"},
-            "legend": {"orientation": "h", "y": -0.25, "x": 0},
-            "margin": {"l": 60, "r": 20, "t": 50, "b": 80},
+            "legend": LEGEND,
+            "modebar": MODEBAR,
+            "margin": {"l": 60, "r": 56, "t": 40, "b": 60},
+            "bargap": 0.35,
             "height": 380,
         },
     }
