@@ -15,6 +15,12 @@ spans, imported into a test set (issue 22, sections 1 and 2).
   :mod:`.agreement_forms`, :mod:`.agreement_views` and
   :mod:`.agreement_exports` (CSV, LaTeX); the API's is
   :mod:`mtdash.api.views.error_span_agreement`.
+- seeing them (section 3) and counting them per system (section 2):
+  :mod:`.sentence_view` (a sentence's annotations, registered for the
+  evaluation app's sentence and compare pages, which highlight them with
+  :mod:`mtdash.evaluation.span_view`), :mod:`.breakdown` (errors by category
+  × severity, per 100 words, per document), :mod:`.breakdown_figures`,
+  :mod:`.segment_list` (segments with a category) and :mod:`.views_pages`.
 
 Files are read by :mod:`scoring.spans`; judgments go through the same
 criteria, sources and comparison job as any imported judgment.
