@@ -10,7 +10,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
-from mtdash.evaluation.leaderboard import comparisons
+from mtdash.evaluation.leaderboard import comparison_queue
 from mtdash.evaluation.leaderboard.comparisons import run_comparison_job
 from mtdash.evaluation.models import ComparisonJob
 from mtdash.evaluation.services.scoring_jobs import run_scoring_job
@@ -30,7 +30,7 @@ def test_the_leaderboard_shows_its_intervals_once_the_statistics_arrive(
 ):
     # The test plays the worker: a session worker started by another test
     # must not take the comparison job before the page has shown it pending.
-    monkeypatch.setattr(comparisons, "send_job_tasks", lambda *args: None)
+    monkeypatch.setattr(comparison_queue, "send_job_tasks", lambda *args: None)
     for name, hypotheses in OUTPUTS.items():
         job = create_system_output(test_set, owner, name, hypotheses, queue=False)
         run_scoring_job(job.pk)

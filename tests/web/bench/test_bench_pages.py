@@ -84,7 +84,7 @@ def test_it_times_every_page_and_writes_the_figures_as_json(tmp_path):
         for row in report["pages"]
         if row["page"].startswith("WMT")
     }
-    assert len(meta_pages) == 8  # 4 pages, warm and cold
+    assert len(meta_pages) == 10  # 5 pages (the drill-down too), warm and cold
     for (page, _mode), row in meta_pages.items():
         assert row["status"] == 200, page
         assert row["target_ms"] == 300
