@@ -279,9 +279,10 @@ CELERY_ACCEPT_CONTENT = ["json"]
 # Background jobs (mtdash.common.jobs): a worker holds a row under a lease it
 # renews every third of MTDASH_JOB_LEASE_SECONDS; a row whose lease expired is
 # taken over, and after MTDASH_JOB_MAX_ATTEMPTS workers stopped on it, failed.
-# Celery beat runs the sweeper every MTDASH_SWEEP_SECONDS: it sends rows with
-# an expired lease again, and queued rows older than the grace period whose
-# message is gone from Redis.
+# Celery beat runs the sweeper every MTDASH_SWEEP_SECONDS, in its own process
+# (mtdash.common.beat_scheduler: never behind busy workers): it sends rows
+# with an expired lease again, and queued rows older than the grace period
+# whose message is gone from Redis.
 MTDASH_JOB_LEASE_SECONDS = env_int("MTDASH_JOB_LEASE_SECONDS", 60, minimum=1)
 MTDASH_JOB_MAX_ATTEMPTS = env_int("MTDASH_JOB_MAX_ATTEMPTS", 3, minimum=1)
 MTDASH_JOB_QUEUED_GRACE_SECONDS = env_int("MTDASH_JOB_QUEUED_GRACE_SECONDS", 120)
@@ -315,6 +316,7 @@ CELERY_BEAT_SCHEDULE = {
     }
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
+CELERY_BEAT_SCHEDULER = "mtdash.common.beat_scheduler:SweepingScheduler"
 
 LOGGING = {
     "version": 1,

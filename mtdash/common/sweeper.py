@@ -1,7 +1,8 @@
 """The periodic sweeper: re-send work that has no live worker and no message.
 
-Celery beat runs :func:`sweep_jobs` every ``MTDASH_SWEEP_SECONDS`` (the task
-is ``mtdash.common.tasks.sweep_jobs``). For every kind of job row it
+Celery beat runs :func:`sweep_jobs` every ``MTDASH_SWEEP_SECONDS`` in its own
+process (:mod:`mtdash.common.beat_scheduler`), so a sweep never waits for a
+free worker slot. For every kind of job row it
 
 - fails rows whose workers stopped ``MTDASH_JOB_MAX_ATTEMPTS`` times, with a
   message naming the last worker;
