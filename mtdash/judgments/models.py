@@ -230,6 +230,19 @@ class ErrorSpan(models.Model):
 
     class Meta:
         ordering = ["annotation", "pk"]
+        indexes = [
+            # The segments of a category (``category = X OR category LIKE
+            # 'X/%'``, and a severity) start from the few spans it keeps
+            # instead of every span of the test set. PostgreSQL answers a
+            # LIKE prefix through a btree only with the pattern operator
+            # class unless the database collation is C; other databases
+            # ignore opclasses.
+            models.Index(
+                fields=["category", "severity"],
+                name="errorspan_category_severity",
+                opclasses=["varchar_pattern_ops", "varchar_pattern_ops"],
+            )
+        ]
 
 
 class Campaign(models.Model):
