@@ -251,13 +251,20 @@ class Campaign(models.Model):
     Ratings of the sampled items are stored as :class:`Judgment` rows of
     ``batch`` (a :class:`JudgmentImport` of layout ``campaign``); hidden
     quality controls (repeated and degraded items) stay in
-    :class:`Assignment` only.
+    :class:`Assignment` only. An ESA campaign (``kind`` ``esa``: Error Span
+    Annotation, Kocmi et al. 2024) also stores each sampled item's spans as
+    an :class:`ErrorSpanAnnotation` of ``batch``, whose span counts it keeps.
     """
+
+    class Kind(models.TextChoices):
+        RATING = "rating", "ratings on scales (fluency, adequacy, DA)"
+        ESA = "esa", "ESA: error spans, then a 0–100 score"
 
     test_set = models.ForeignKey(
         TestSet, on_delete=models.CASCADE, related_name="campaigns"
     )
     name = models.CharField(max_length=200)
+    kind = models.CharField(max_length=6, choices=Kind, default=Kind.RATING)
     outputs = models.ManyToManyField(SystemOutput, related_name="+")
     criteria = models.ManyToManyField(Criterion, related_name="campaigns")
     judges = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="+")
@@ -291,6 +298,10 @@ class Campaign(models.Model):
 
         return reverse("campaign_detail", args=[self.pk])
 
+    @property
+    def is_esa(self) -> bool:
+        return self.kind == self.Kind.ESA
+
 
 class CampaignItem(models.Model):
     """One sampled translation: a segment of one output."""
@@ -312,7 +323,12 @@ class CampaignItem(models.Model):
 
 class Assignment(models.Model):
     """One screen of one judge's queue: an item under a criterion, shown as
-    sampled (``regular``), again (``repeat``) or degraded (``degraded``)."""
+    sampled (``regular``), again (``repeat``) or degraded (``degraded``).
+
+    A degraded screen's damage is characters ``[damage_start, damage_end)``
+    of ``degraded_text`` (null when the replacement changed nothing). An
+    ESA screen keeps the judge's ``spans`` beside its ``value`` (the score).
+    """
 
     class Kind(models.TextChoices):
         REGULAR = "regular"
@@ -335,7 +351,14 @@ class Assignment(models.Model):
         "self", null=True, on_delete=models.CASCADE, related_name="controls"
     )
     degraded_text = models.TextField(blank=True)
+    damage_start = models.PositiveIntegerField(null=True, blank=True)
+    damage_end = models.PositiveIntegerField(null=True, blank=True)
     value = models.FloatField(null=True, blank=True)
+    spans = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="ESA: [{side, start, end, severity, category}] as marked",
+    )
     judged_at = models.DateTimeField(null=True, blank=True)
     judgment = models.OneToOneField(
         Judgment, null=True, on_delete=models.SET_NULL, related_name="assignment"

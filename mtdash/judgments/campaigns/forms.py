@@ -7,7 +7,7 @@ from django import forms
 from mtdash.evaluation.models import SystemOutput, TestSet
 from mtdash.judgments.campaigns.judging import CampaignSettings, team_members
 from mtdash.judgments.campaigns.sampling import CRITERION_ORDER
-from mtdash.judgments.models import Campaign
+from mtdash.judgments.models import Campaign, Criterion
 
 CRITERION_CHOICES = [
     ("fluency", "Fluency (1–5, translation only)"),
@@ -19,13 +19,30 @@ assert [name for name, _ in CRITERION_CHOICES] == list(CRITERION_ORDER)
 
 class CampaignForm(forms.Form):
     name = forms.CharField(max_length=200)
+    kind = forms.ChoiceField(
+        choices=[
+            (Campaign.Kind.RATING, "Ratings: judges rate each item on the criteria"),
+            (
+                Campaign.Kind.ESA,
+                "ESA (Error Span Annotation, Kocmi et al. 2024): judges mark error "
+                "spans (minor or major) in the translation, then score it 0–100",
+            ),
+        ],
+        initial=Campaign.Kind.RATING,
+        widget=forms.RadioSelect,
+        label="Campaign type",
+        required=False,  # ratings when absent (the API's older requests)
+    )
     outputs = forms.ModelMultipleChoiceField(
         queryset=SystemOutput.objects.none(),
         widget=forms.CheckboxSelectMultiple,
         label="Systems",
     )
     criteria = forms.MultipleChoiceField(
-        choices=CRITERION_CHOICES, widget=forms.CheckboxSelectMultiple
+        choices=CRITERION_CHOICES,
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+        help_text="for ratings; an ESA campaign's criterion is esa (0–100)",
     )
     segments_per_system = forms.IntegerField(
         min_value=1, help_text="a seeded sample of segments, the same for every system"
@@ -74,6 +91,9 @@ class CampaignForm(forms.Form):
             raise forms.ValidationError("this test set has a campaign of that name")
         return name
 
+    def clean_kind(self) -> str:
+        return self.cleaned_data.get("kind") or Campaign.Kind.RATING
+
     def clean_segments_per_system(self) -> int:
         value = self.cleaned_data["segments_per_system"]
         if value > self.n_segments:
@@ -82,6 +102,17 @@ class CampaignForm(forms.Form):
 
     def clean(self):
         cleaned = super().clean()
+        kind = cleaned.get("kind")
+        if kind == Campaign.Kind.RATING and not cleaned.get("criteria"):
+            self.add_error("criteria", "choose at least one criterion to rate")
+        if kind == Campaign.Kind.ESA:
+            esa = Criterion.objects.filter(test_set=self.test_set, name="esa").first()
+            if esa is not None and esa.scale == Criterion.Scale.Z:
+                self.add_error(
+                    "kind",
+                    "this test set's esa criterion holds z-scores as given in a "
+                    "file; ESA scores of judges cannot join them",
+                )
         judges, k = cleaned.get("judges"), cleaned.get("judges_per_item")
         if judges is not None and k is not None and k > len(judges):
             self.add_error(
@@ -92,10 +123,14 @@ class CampaignForm(forms.Form):
 
     def settings(self) -> CampaignSettings:
         data = self.cleaned_data
+        esa = data["kind"] == Campaign.Kind.ESA
         return CampaignSettings(
             name=data["name"],
+            kind=data["kind"],
             outputs=list(data["outputs"]),
-            criteria=[c for c in CRITERION_ORDER if c in data["criteria"]],
+            criteria=["esa"]
+            if esa
+            else [c for c in CRITERION_ORDER if c in data["criteria"]],
             segments_per_system=data["segments_per_system"],
             judges=list(data["judges"]),
             judges_per_item=data["judges_per_item"],

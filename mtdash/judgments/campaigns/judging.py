@@ -6,7 +6,8 @@ A rating of a sampled item (``regular`` screen) is stored twice: on its
 campaign's :class:`JudgmentImport` (layout ``campaign``, judge = username),
 which the leaderboard's human columns and the agreement read like imported
 judgments. Hidden controls (repeats, degraded copies) stay on their
-assignments only.
+assignments only. An ESA campaign's screens are answered with spans and a
+score instead (:mod:`.esa`).
 """
 
 from __future__ import annotations
@@ -20,11 +21,7 @@ from django.utils import timezone
 
 from mtdash.evaluation.leaderboard.comparisons import request_comparison
 from mtdash.evaluation.models import Hypothesis, SystemOutput, TestSet
-from mtdash.judgments.campaigns.sampling import (
-    Plan,
-    degrade,
-    plan_campaign,
-)
+from mtdash.judgments.campaigns.sampling import Plan, damage, plan_campaign
 from mtdash.judgments.imports.judgments import KNOWN_CRITERIA
 from mtdash.judgments.models import (
     Assignment,
@@ -49,6 +46,7 @@ class CampaignSettings:
     judges_per_item: int
     controls_per_judge: int
     seed: int
+    kind: str = Campaign.Kind.RATING  # or ESA: criteria are ["esa"]
 
 
 @dataclass(frozen=True)
@@ -104,11 +102,15 @@ def create_campaign(test_set: TestSet, user, settings: CampaignSettings) -> Camp
         file_name=f"campaign {settings.name}"[:255],
         layout=CAMPAIGN_LAYOUT,
         imported_by=user,
+        # An ESA campaign's spans are people's: the span pages and the
+        # span-level meta-evaluation read this batch as a human source.
+        span_source="human" if settings.kind == Campaign.Kind.ESA else "",
     )
     criteria = {name: campaign_criterion(test_set, name) for name in settings.criteria}
     campaign = Campaign.objects.create(
         test_set=test_set,
         name=settings.name,
+        kind=settings.kind,
         segments_per_system=settings.segments_per_system,
         judges_per_item=settings.judges_per_item,
         controls_per_judge=settings.controls_per_judge,
@@ -136,9 +138,9 @@ def _store_queues(campaign, plan: Plan, items, judges, criteria) -> None:
         rows = []
         for position, screen in enumerate(queue):
             output_id, index = plan.items[screen.item]
-            degraded = ""
+            degraded = None
             if screen.kind == Assignment.Kind.DEGRADED:
-                degraded = degrade(
+                degraded = damage(
                     texts[output_id, index],
                     texts[output_id, screen.donor_index],
                     screen.span_seed,
@@ -151,7 +153,9 @@ def _store_queues(campaign, plan: Plan, items, judges, criteria) -> None:
                     item=items[screen.item],
                     criterion=criteria[screen.criterion],
                     kind=screen.kind,
-                    degraded_text=degraded,
+                    degraded_text=degraded.text if degraded else "",
+                    damage_start=degraded.start if degraded else None,
+                    damage_end=degraded.end if degraded else None,
                 )
             )
         stored = Assignment.objects.bulk_create(rows)
@@ -226,6 +230,8 @@ def record_rating(campaign: Campaign, user, assignment_id: int, value: float) ->
     )
     if assignment is None:
         raise RatingRefused("this item is not yours to judge")
+    if campaign.is_esa:
+        raise RatingRefused("an ESA item is answered with its spans and a score")
     check_value(assignment.criterion, value)
     with transaction.atomic():
         rated = Assignment.objects.filter(pk=assignment.pk, value__isnull=True).update(
@@ -234,12 +240,14 @@ def record_rating(campaign: Campaign, user, assignment_id: int, value: float) ->
         if not rated:
             return False
         if assignment.kind == Assignment.Kind.REGULAR:
-            _store_judgment(campaign, user, assignment, value)
+            store_judgment(campaign, user, assignment, value)
             request_comparison(campaign.test_set_id)
     return True
 
 
-def _store_judgment(campaign, user, assignment: Assignment, value: float) -> None:
+def store_judgment(campaign, user, assignment: Assignment, value: float) -> None:
+    """The rating of a sampled item as a judgment of the campaign's batch
+    (none if the judge has that judgment from an import or elsewhere)."""
     try:
         with transaction.atomic():
             judgment = Judgment.objects.create(

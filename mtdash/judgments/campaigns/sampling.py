@@ -19,7 +19,8 @@ order, so a campaign is reproduced exactly from its settings:
    (``rng.choice`` without replacement each); a degraded copy at a uniform
    random place, a repeat at least :data:`MIN_REPEAT_GAP` screens after its
    original; the degraded translation replaces a span of words with words of
-   another segment of the same output (:func:`degrade`).
+   another segment of the same output (:func:`degrade`; :func:`damage` tells
+   where, for ESA's attention checks).
 """
 
 from __future__ import annotations
@@ -149,12 +150,32 @@ def span_length(n_words: int) -> int:
     return n_words // 4
 
 
+@dataclass(frozen=True)
+class Damage:
+    """A degraded translation and where its replaced words are: characters
+    ``[start, end)`` of ``text`` (None when the words put in equal the
+    words taken out, so nothing changed)."""
+
+    text: str
+    start: int | None
+    end: int | None
+
+
 def degrade(text: str, donor: str, seed: int) -> str:
     """``text`` with a span of :func:`span_length` words replaced by as many
     consecutive words of ``donor`` (another segment's translation).
 
     >>> degrade("the cat sat on the mat today", "dogs bark at night", 1)
     'the cat bark at night mat today'
+    """
+    return damage(text, donor, seed).text
+
+
+def damage(text: str, donor: str, seed: int) -> Damage:
+    """:func:`degrade`'s text with the place of the words put in.
+
+    >>> damage("the cat sat on the mat today", "dogs bark at night", 1)
+    Damage(text='the cat bark at night mat today', start=8, end=21)
     """
     rng = np.random.default_rng(seed)
     words, donor_words = text.split(), donor.split() or ["…"]
@@ -164,4 +185,8 @@ def degrade(text: str, donor: str, seed: int) -> str:
     start = int(rng.integers(max(len(words) - length, 0) + 1))
     donor_start = int(rng.integers(len(donor_words) - length + 1))
     phrase = donor_words[donor_start : donor_start + length]
-    return " ".join(words[:start] + phrase + words[start + length :])
+    degraded = " ".join(words[:start] + phrase + words[start + length :])
+    if phrase == words[start : start + length]:
+        return Damage(degraded, None, None)
+    begin = len(" ".join(words[:start])) + (1 if start else 0)
+    return Damage(degraded, begin, begin + len(" ".join(phrase)))
