@@ -10,6 +10,9 @@ from mtdash.evaluation import access
 from mtdash.evaluation.models import ReferenceSegment, Segment
 from mtdash.judgments.campaigns import judging as service
 from mtdash.judgments.campaigns.agreement import agreement_summary
+from mtdash.judgments.campaigns.esa_agreement import VARIANT_LABELS, esa_agreement
+from mtdash.judgments.campaigns.esa_quality import MIN_PASSED, attention_checks
+from mtdash.judgments.campaigns.esa_views import esa_judge
 from mtdash.judgments.campaigns.forms import CampaignForm, RatingForm
 from mtdash.judgments.campaigns.quality_control import judge_quality
 from mtdash.judgments.models import Campaign
@@ -76,6 +79,13 @@ def campaign_detail(request, pk: int):
         "systems": sorted(o.system.name for o in campaign.outputs.all()),
         "agreement": agreement_summary(campaign.test_set),
     }
+    if campaign.is_esa:
+        context["esa"] = {
+            "attention": attention_checks(campaign),
+            "min_passed": MIN_PASSED,
+            "agreement": esa_agreement(campaign),
+            "variants": VARIANT_LABELS,
+        }
     return render(request, "judgments/campaign_detail.html", context)
 
 
@@ -86,6 +96,8 @@ def campaign_judge(request, pk: int):
     if not service.is_judge(campaign, request.user):
         context = {"campaign": campaign}
         return render(request, "judgments/campaign_not_judge.html", context, status=403)
+    if campaign.is_esa:
+        return esa_judge(request, campaign)
     problem = None
     if request.method == "POST":
         form = RatingForm(request.POST)
