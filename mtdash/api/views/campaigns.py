@@ -4,7 +4,9 @@
 - ``POST`` there (JSON): ``name``, ``systems`` (system names), ``criteria``
   (``fluency``, ``adequacy``, ``da``), ``segments_per_system``, ``judges``
   (usernames of team members), ``judges_per_item``, optional
-  ``controls_per_judge`` (5) and ``seed`` (12345); 201 with the campaign;
+  ``controls_per_judge`` (5), ``seed`` (12345) and ``kind`` (``rating``, the
+  default, or ``esa``: error spans and a 0–100 score, no ``criteria``); 201
+  with the campaign (an ESA one adds its attention checks);
 - ``GET /api/v1/campaigns/{id}``: settings, progress and quality controls
   per judge, and the test set's agreement;
 - ``GET /api/v1/test-sets/{id}/agreement``: the agreement summary.
@@ -27,6 +29,7 @@ from mtdash.api.errors import ApiError, error, form_errors
 from mtdash.evaluation import access
 from mtdash.judgments.campaigns import judging as service
 from mtdash.judgments.campaigns.agreement import agreement_summary
+from mtdash.judgments.campaigns.esa_quality import attention_checks
 from mtdash.judgments.campaigns.forms import CampaignForm
 from mtdash.judgments.campaigns.quality_control import judge_quality
 from mtdash.judgments.models import Campaign
@@ -39,9 +42,10 @@ class CampaignRequest(serializers.Serializer):
     checks it)."""
 
     name = serializers.CharField()
+    kind = serializers.ChoiceField(["rating", "esa"], default="rating")
     systems = serializers.ListField(child=serializers.CharField())
     criteria = serializers.ListField(
-        child=serializers.ChoiceField(["fluency", "adequacy", "da"])
+        child=serializers.ChoiceField(["fluency", "adequacy", "da"]), required=False
     )
     segments_per_system = serializers.IntegerField(min_value=1)
     judges = serializers.ListField(child=serializers.CharField(), help_text="usernames")
@@ -55,6 +59,7 @@ def campaign_dict(campaign: Campaign, *, details: bool = False) -> dict:
         "id": campaign.pk,
         "test_set": campaign.test_set_id,
         "name": campaign.name,
+        "kind": campaign.kind,
         "systems": sorted(o.system.name for o in campaign.outputs.all()),
         "criteria": sorted(c.name for c in campaign.criteria.all()),
         "segments_per_system": campaign.segments_per_system,
@@ -66,6 +71,8 @@ def campaign_dict(campaign: Campaign, *, details: bool = False) -> dict:
     }
     if details:
         body["quality_control"] = [q.to_dict() for q in judge_quality(campaign)]
+        if campaign.is_esa:
+            body["attention_checks"] = [c.to_dict() for c in attention_checks(campaign)]
         body["agreement"] = agreement_summary(campaign.test_set)
     return body
 
@@ -76,6 +83,7 @@ def _names_to_pks(test_set, data) -> dict:
         key: data.get(key)
         for key in (
             "name",
+            "kind",
             "segments_per_system",
             "judges_per_item",
             "controls_per_judge",

@@ -129,3 +129,25 @@ def test_other_teams_get_404_and_no_token_gets_401(owner, member, outsider, judg
     )
     assert response.status_code == 404
     assert Campaign.objects.count() == 1
+
+
+def test_an_esa_campaign_is_created_with_kind_esa_and_no_criteria(
+    owner, member, judged_set
+):
+    api = token_client(owner)
+    url = reverse("api_campaigns", args=[judged_set.pk])
+    data = body(kind="esa")
+    del data["criteria"]
+    response = api.post(url, data, format="json")
+    assert response.status_code == 201, response.content
+    created = response.json()
+    assert (created["kind"], created["criteria"]) == ("esa", ["esa"])
+    assert [c["judge"] for c in created["attention_checks"]] == ["alice", "bob"]
+    assert created["attention_checks"][0]["checked"] == 0
+    listed = api.get(url).json()
+    assert [c["kind"] for c in listed] == ["esa"]
+    no_criteria = body(name="ratings without criteria")
+    del no_criteria["criteria"]
+    refused = api.post(url, no_criteria, format="json")
+    assert refused.status_code == 400
+    assert "choose at least one criterion" in refused.json()["errors"][0]["message"]
