@@ -53,7 +53,11 @@ from mtdash.judgments.error_spans.options import (
     SystemSpans,
     import_summary,
 )
-from mtdash.judgments.imports.judgments import criteria_named, stored_judgment_keys
+from mtdash.judgments.imports.judgments import (
+    MQM_SCALE,
+    criteria_named,
+    stored_judgment_keys,
+)
 from mtdash.judgments.models import (
     Criterion,
     ErrorSpan,
@@ -76,8 +80,9 @@ from scoring.spans import (
 
 _BATCH = 2000  # annotations per bulk insert (their spans and judgments with them)
 # How each format's new criterion aggregates: MQM as WMT does (raw means,
-# never standardised per rater), ESA like DA (per-annotator z beside the raw).
-_SCALE = {"mqm": Criterion.Scale.MEAN, "esa": Criterion.Scale.RAW}
+# never standardised per rater; the judgments import's mqm too), ESA like DA
+# (per-annotator z beside the raw).
+_SCALE = {"mqm": MQM_SCALE, "esa": Criterion.Scale.RAW}
 
 
 def import_error_spans(

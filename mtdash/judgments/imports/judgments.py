@@ -64,6 +64,14 @@ KNOWN_CRITERIA: dict[str, tuple[float | None, float | None, bool]] = {
     "esa": (0.0, 100.0, True),  # Error Span Annotation's score (Kocmi et al. 2024)
 }
 
+# MQM has one scale whichever file brings it (WMT's mqm_seg.tsv, a CSV, MQM
+# error spans): aggregated as given, as WMT does (raw means over the
+# raters, then the segments; never standardised per rater), so a file's
+# official averages read the same here. A test set's ``mqm`` of the older
+# scale (judges' values, z-scored) keeps it, and later MQM files join it.
+MQM_SCALE = Criterion.Scale.MEAN
+_JOINS_OLDER = {("mqm", Criterion.Scale.RAW, MQM_SCALE)}
+
 _BATCH = 2000
 _JUDGE_CHARS = Judgment._meta.get_field("judge").max_length
 _CRITERION_CHARS = Criterion._meta.get_field("name").max_length
@@ -160,15 +168,16 @@ def _read(
                     other_items += 1
                     continue
                 judge = _look(looks, judge, item_type, names, parsed, j)
+            name = criterion or parsed.criteria[parsed.criterion_ids[j]]
             found.append(
                 (
                     int(parsed.lines[j]),
                     names[parsed.system_ids[j]],
                     int(parsed.segments[j]),
                     judge,
-                    criterion or parsed.criteria[parsed.criterion_ids[j]],
+                    name,
                     float(parsed.values[j]),
-                    scale,
+                    MQM_SCALE if name.lower() == "mqm" else scale,
                 )
             )
     found.sort(key=lambda row: row[0])  # stable: one line's readings in order
@@ -341,6 +350,8 @@ def _check_scales(
     """A criterion's values are all of one kind: a file's WMT z never joins
     judges' ratings of the same name, nor the reverse."""
     for name, criterion in criteria.items():
+        if (name.lower(), criterion.scale, scales[name]) in _JOINS_OLDER:
+            continue
         if criterion.pk is not None and criterion.scale != scales[name]:
             given = Criterion.Scale(scales[name]).label
             raise UploadProblem(

@@ -5,7 +5,8 @@
   header makes it TSV;
 - ``wmt-mqm``: WMT's expert MQM per segment (``system, mqm_system_name,
   seg_id, mqm_avg_score``, e.g. ``wmt21/en-de/human/mqm_seg.tsv``): criterion
-  ``mqm``; ``None`` marks a segment that was not rated;
+  ``mqm``, aggregated as given (the file's averages; as MQM error spans);
+  ``None`` marks a segment that was not rated;
 - ``wmt-da-seg``: WMT's crowd DA per segment: WMT22's ``da_seg.tsv``
   (``system da_sys_id seg_id raw z n_judgments``), WMT21 ru-en's line-mapped
   one (``seg_id(txt line, 1-based)``) and the sorted-document ones
@@ -135,7 +136,9 @@ def detect_layout(data: bytes, file_name: str) -> Layout:
         return Layout(
             "wmt-mqm",
             "WMT expert MQM per segment (mqm_seg.tsv)",
-            (Reading({"segment": "seg_id", "value": "mqm_avg_score"}, "mqm"),),
+            # Rater-less per-segment averages: aggregated as given
+            # (judgments.MQM_SCALE, which every mqm criterion gets anyway).
+            (Reading({"segment": "seg_id", "value": "mqm_avg_score"}, "mqm", "mean"),),
             header_line=number,
         )
     if {"workerid", "sys_id", "type", "sid", "score"} <= set(words):

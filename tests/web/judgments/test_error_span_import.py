@@ -247,10 +247,13 @@ def test_the_list_names_every_span_import_and_no_judgments_file(annotated, owner
 
 
 def test_an_existing_mqm_criterion_is_joined_as_it_is(annotated, owner):
+    # An mqm of judges' values (z-scored), as a CSV or mqm_seg.tsv made it
+    # before every route gave MQM as given.
+    raw = Criterion.objects.create(
+        test_set=annotated, name="mqm", maximum=0.0, scale=Criterion.Scale.RAW
+    )
     csv = b"segment,system,judge,criterion,value\n1,alpha,wmt,mqm,-1.5\n"
     import_judgments(annotated, owner, csv, "mqm.csv")
-    raw = Criterion.objects.get(name="mqm")
-    assert raw.scale == Criterion.Scale.RAW  # a CSV gives judges' values
 
     result = import_error_spans(annotated, owner, mqm_tsv(), "mqm.tsv")
 
