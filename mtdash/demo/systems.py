@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from .corpus import DemoTestSet
@@ -196,17 +196,38 @@ def perturb_sentence(
     random generator from it (see the module docstring for why). All-zero
     rates return the translation unchanged (whitespace normalised).
     """
+    steps = damage_steps(translation.split(), source, rates, seed_prefix)
+    *_, (_, damaged) = steps
+    return " ".join(damaged)
+
+
+def damage_steps(
+    tokens: list[str], source: str, rates: PerturbationRates, seed_prefix: str
+) -> Iterator[tuple[str, list[str]]]:
+    """The damage operations of :func:`perturb_sentence`, in order: yields
+    (operation, the tokens after it).
+
+    An operation keeps the token objects it leaves in place (a kept, moved
+    or repeated token is the very object it was given; a substituted one is
+    new), and each yielded list is the one the next operation reads, so a
+    caller may replace its items by equal ``str`` subclasses to follow each
+    word through the damage (:mod:`mtdash.demo.make_span_demo` marks the
+    demo's error spans so).
+    """
 
     def rng_for(operation: str) -> random.Random:
         return random.Random(f"{seed_prefix}:{operation}")
 
-    tokens = translation.split()
     tokens = _substitute_words(tokens, source.split(), rates, rng_for("substitute"))
+    yield "substitute", tokens
     tokens = _drop_words(tokens, rates.drop, rng_for("drop"))
+    yield "drop", tokens
     tokens = _duplicate_words(tokens, rates.duplicate, rng_for("duplicate"))
+    yield "duplicate", tokens
     tokens = _swap_adjacent_words(tokens, rates.swap, rng_for("swap"))
+    yield "swap", tokens
     tokens = _truncate(tokens, rates.truncate, rng_for("truncate"))
-    return " ".join(tokens)
+    yield "truncate", tokens
 
 
 def _percent(rate: float) -> str:
