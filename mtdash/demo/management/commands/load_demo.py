@@ -1,7 +1,11 @@
 """Create the demo user, team, test set and systems (idempotent).
 
 The demo corpus and systems come from ``mtdash.demo``; their scoring jobs are
-queued to Celery like any upload (or run here with ``--score-now``).
+queued to Celery like any upload (or run here with ``--score-now``). The
+demo's error spans (MQM, ESA and a metric's, written by
+``mtdash.demo.make_span_demo``) are imported through the error-span import,
+and the span-level meta-evaluation is queued (or run here); a demo test set
+loaded before they existed gets them too.
 """
 
 from __future__ import annotations
@@ -11,7 +15,15 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from mtdash.common.upload_checks import UploadProblem
 from mtdash.demo.corpus import demo_test_set
+from mtdash.demo.make_span_demo import (
+    DATA_DIR,
+    ESA_FILE,
+    METRIC,
+    METRIC_FILE,
+    MQM_FILE,
+)
 from mtdash.demo.systems import demo_systems
 from mtdash.evaluation.models import TestSet
 from mtdash.evaluation.services.scoring_jobs import run_scoring_job
@@ -20,6 +32,16 @@ from mtdash.evaluation.services.uploads import (
     create_system_output,
     create_test_set,
 )
+from mtdash.judgments.error_spans.agreement_jobs import (
+    request_span_evaluation,
+    run_span_evaluation,
+)
+from mtdash.judgments.error_spans.agreement_options import AgreementSettings
+from mtdash.judgments.error_spans.imports import (
+    import_error_spans,
+    span_import_batches,
+)
+from mtdash.judgments.error_spans.options import SpanImportOptions
 from mtdash.teams.models import Membership, Team
 
 DEMO_TEAM = "Demo team"
@@ -40,8 +62,11 @@ class Command(BaseCommand):
     def handle(self, *args, username: str, password: str, score_now: bool, **options):
         user, team = self._user_and_team(username, password)
         corpus = demo_test_set()
-        if TestSet.objects.filter(team=team, name=corpus.name).exists():
+        existing = TestSet.objects.filter(team=team, name=corpus.name).first()
+        if existing is not None:
             self.stdout.write(f"Demo test set “{corpus.name}” already exists.")
+            if not span_import_batches(existing).exists():
+                self._error_spans(existing, user, score_now)
             call_command("load_orange_demo", score_now=score_now)
             return
         with transaction.atomic():
@@ -64,8 +89,32 @@ class Command(BaseCommand):
             f"Created demo test set “{test_set.name}” with {len(jobs)} systems "
             f"({'scored' if score_now else 'scoring jobs queued'})."
         )
+        self._error_spans(test_set, user, score_now)
         # An n-best list of the demo systems and an ORANGE job over it.
         call_command("load_orange_demo", score_now=score_now)
+
+    def _error_spans(self, test_set: TestSet, user, score_now: bool) -> None:
+        """MQM, ESA and the metric's spans through the import every user
+        has, then the span-level meta-evaluation of the page's section."""
+        files = [
+            (MQM_FILE, SpanImportOptions()),
+            (ESA_FILE, SpanImportOptions()),
+            (METRIC_FILE, SpanImportOptions(source=METRIC)),
+        ]
+        try:
+            for name, options in files:
+                data = (DATA_DIR / name).read_bytes()
+                result = import_error_spans(test_set, user, data, name, options)
+                self.stdout.write(
+                    f"Imported {name}: {result.n_annotations} annotations, "
+                    f"{result.n_spans} spans."
+                )
+        except UploadProblem as problem:  # a demo whose outputs were changed
+            self.stderr.write(f"Demo error spans not imported: {problem}")
+            return
+        job, _ = request_span_evaluation(test_set, AgreementSettings(), user)
+        if score_now:
+            run_span_evaluation(job.pk)
 
     def _user_and_team(self, username: str, password: str):
         user_model = get_user_model()
