@@ -37,6 +37,7 @@ from mtdash.judgments.error_spans.agreement_options import (
     CONFIDENCE,
     AgreementSettings,
 )
+from mtdash.judgments.error_spans.reading import span_rows
 from mtdash.judgments.meta_evaluation.inputs import visible_outputs
 from mtdash.judgments.meta_evaluation.jobs import RequestProblem, plain
 from mtdash.judgments.models import (
@@ -193,24 +194,20 @@ def read_spans(visible: dict[int, str]) -> StoredSpans:
     system, segment and annotator (two queries)."""
     outputs = list(visible)
     spans_of: dict[int, list[Span]] = defaultdict(list)
-    rows = (
-        ErrorSpan.objects.filter(annotation__output_id__in=outputs)
-        .order_by("annotation_id", "pk")
-        .values_list(
-            "annotation_id",
-            "side",
-            "start",
-            "end",
-            "severity",
-            "category",
-            "confidence",
+    for row in span_rows(
+        ErrorSpan.objects.filter(annotation__output_id__in=outputs).order_by(
+            "annotation_id", "pk"
         )
-    )
-    for annotation, side, start, end, severity, category, confidence in rows.iterator(
-        chunk_size=10_000
     ):
-        spans_of[annotation].append(
-            Span(start, end, severity, category or None, side, confidence)
+        spans_of[row.annotation_id].append(
+            Span(
+                row.start,
+                row.end,
+                row.severity,
+                row.category or None,
+                row.side,
+                row.confidence,
+            )
         )
     human: list[SpanAnnotation] = []
     metrics: dict[str, list[SpanAnnotation]] = defaultdict(list)

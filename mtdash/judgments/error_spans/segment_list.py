@@ -21,6 +21,7 @@ from mtdash.judgments.error_spans.breakdown import (
     category_filter,
 )
 from mtdash.judgments.error_spans.options import HUMAN
+from mtdash.judgments.error_spans.reading import span_rows
 from mtdash.judgments.models import ErrorSpan, ErrorSpanAnnotation
 
 PAGE_SIZE = 50
@@ -154,21 +155,11 @@ def _hits(
     found = filters.of_kind(
         ErrorSpan.objects.filter(annotation_id__in=list(annotations))
     )
-    for annotation_id, *fields in sorted(
-        found.values_list(
-            "annotation_id",
-            "side",
-            "start",
-            "end",
-            "severity",
-            "category",
-            "confidence",
-            "pk",
-        ),
-        key=lambda row: (annotations[row[0]][2], row[-1]),
+    for row in sorted(
+        span_rows(found), key=lambda row: (annotations[row.annotation_id][2], row.pk)
     ):
-        output_id, index, annotator = annotations[annotation_id]
-        spans[(output_id, index)].append((annotator, ShownSpan(*fields[:-1])))
+        output_id, index, annotator = annotations[row.annotation_id]
+        spans[(output_id, index)].append((annotator, row.shown()))
     targets = {
         (o, i): text
         for o, i, text in Hypothesis.objects.filter(

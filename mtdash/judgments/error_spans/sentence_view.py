@@ -15,6 +15,7 @@ from mtdash.evaluation.span_view.annotations import (
     ShownSpan,
 )
 from mtdash.judgments.error_spans.options import MQM_TSV
+from mtdash.judgments.error_spans.reading import span_rows
 from mtdash.judgments.models import ErrorSpan, ErrorSpanAnnotation
 
 
@@ -40,22 +41,12 @@ def sentence_annotations(
     if not annotations:
         return []
     spans: dict[int, list[ShownSpan]] = defaultdict(list)
-    for annotation_id, *fields in (
+    for row in span_rows(
         ErrorSpan.objects.filter(
             annotation__output_id__in=output_ids, annotation__index__in=indices
-        )
-        .order_by("annotation_id", "pk")
-        .values_list(
-            "annotation_id",
-            "side",
-            "start",
-            "end",
-            "severity",
-            "category",
-            "confidence",
-        )
+        ).order_by("annotation_id", "pk")
     ):
-        spans[annotation_id].append(ShownSpan(*fields))
+        spans[row.annotation_id].append(row.shown())
     return [
         SentenceAnnotation(
             output_id=output_id,
