@@ -8,6 +8,7 @@ import pytest
 
 from mtdash.judgments.models import ErrorSpanAnnotation, Judgment, JudgmentImport
 from tests.web.helpers import text_file
+from tests.web.judgments.error_span_support import annotated_fixture  # noqa: F401
 from tests.web.judgments.span_world import (
     ESA_LINES,
     METRIC,
@@ -16,18 +17,11 @@ from tests.web.judgments.span_world import (
     MQM_SYSTEMS,
     N_ESA_SPANS,
     N_MQM_SPANS,
-    annotated_outputs,
     jsonl,
     mqm_tsv,
 )
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def annotated(test_set, owner):
-    annotated_outputs(test_set, owner)
-    return test_set
 
 
 def url(test_set) -> str:

@@ -19,20 +19,14 @@ from mtdash.judgments.error_spans.breakdown import NO_CATEGORY
 from mtdash.judgments.error_spans.imports import import_error_spans
 from mtdash.judgments.models import ErrorSpan
 from scoring import get_tokenizer
-from tests.web.judgments.span_view_support import import_evil, import_world, output_of
+from tests.web.judgments.error_span_support import (  # noqa: F401  (fixtures)
+    evil_fixture,
+    spans_fixture,
+)
+from tests.web.judgments.span_view_support import output_of
 from tests.web.judgments.span_world import METRIC, OUTPUTS, jsonl, span
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def spans(test_set, owner):
-    return import_world(test_set, owner)
-
-
-@pytest.fixture
-def evil(test_set, owner):
-    return import_evil(test_set, owner)
 
 
 def get(client, name: str, pk: int, **query):

@@ -11,24 +11,18 @@ from django.core.management.base import CommandError
 
 from mtdash.evaluation.management.commands import _import_support
 from mtdash.judgments.models import ErrorSpanAnnotation, Judgment, JudgmentImport
+from tests.web.judgments.error_span_support import annotated_fixture  # noqa: F401
 from tests.web.judgments.span_world import (
     ESA_LINES,
     METRIC,
     METRIC_LINES,
     MQM_ROWS,
     N_MQM_SPANS,
-    annotated_outputs,
     jsonl,
     mqm_tsv,
 )
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def annotated(test_set, owner):
-    annotated_outputs(test_set, owner)
-    return test_set
 
 
 def run(*args) -> tuple[str, str]:

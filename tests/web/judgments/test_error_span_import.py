@@ -20,6 +20,7 @@ from mtdash.judgments.models import (
 from mtdash.judgments.reading import stored_judgments
 from scoring.spans import MqmWeights, mqm_scores, parse_mqm_tsv
 from scoring.stats import human_scores
+from tests.web.judgments.error_span_support import annotated_fixture  # noqa: F401
 from tests.web.judgments.span_world import (
     ESA_LINES,
     ESA_SYSTEMS,
@@ -32,18 +33,11 @@ from tests.web.judgments.span_world import (
     N_MQM_SPANS,
     OUTPUTS,
     SOURCES,
-    annotated_outputs,
     jsonl,
     mqm_tsv,
 )
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def annotated(test_set, owner):
-    annotated_outputs(test_set, owner)
-    return test_set
 
 
 def marked(annotation: ErrorSpanAnnotation) -> list[tuple[str, str, str, str]]:

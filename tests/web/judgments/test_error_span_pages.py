@@ -12,22 +12,16 @@ from django.urls import reverse
 
 from mtdash.judgments.models import ErrorSpanAnnotation, JudgmentImport
 from tests.web.helpers import text_file
+from tests.web.judgments.error_span_support import annotated_fixture  # noqa: F401
 from tests.web.judgments.span_world import (
     METRIC,
     METRIC_LINES,
     MQM_ROWS,
-    annotated_outputs,
     jsonl,
     mqm_tsv,
 )
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def annotated(test_set, owner):
-    annotated_outputs(test_set, owner)
-    return test_set
 
 
 def page(test_set) -> str:

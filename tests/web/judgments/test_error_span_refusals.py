@@ -17,6 +17,7 @@ from mtdash.judgments.models import (
     Judgment,
     JudgmentImport,
 )
+from tests.web.judgments.error_span_support import annotated_fixture  # noqa: F401
 from tests.web.judgments.span_world import (
     ESA_LINES,
     METRIC,
@@ -24,19 +25,12 @@ from tests.web.judgments.span_world import (
     MQM_ROWS,
     OUTPUTS,
     SOURCES,
-    annotated_outputs,
     jsonl,
     mqm_tsv,
     span,
 )
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def annotated(test_set, owner):
-    annotated_outputs(test_set, owner)
-    return test_set
 
 
 def stored() -> tuple[int, ...]:

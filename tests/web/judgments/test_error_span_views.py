@@ -14,26 +14,18 @@ from django.urls import reverse
 from mtdash.evaluation.models import ScoringJob
 from mtdash.evaluation.services.scoring_jobs import run_scoring_job
 from mtdash.evaluation.services.uploads import create_system_output
+from tests.web.judgments.error_span_support import (  # noqa: F401  (fixtures)
+    evil_fixture,
+    spans_fixture,
+)
 from tests.web.judgments.span_view_support import (
     EVIL_TEXT,
-    import_evil,
-    import_world,
     marks,
     output_of,
 )
 from tests.web.judgments.span_world import METRIC
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def spans(test_set, owner):
-    return import_world(test_set, owner)
-
-
-@pytest.fixture
-def evil(test_set, owner):
-    return import_evil(test_set, owner)
 
 
 def sentence(client, test_set, system: str, number: int, **query) -> str:
