@@ -20,7 +20,6 @@ import pytest
 import redis
 from django.urls import reverse
 
-from mtdash.celery import app as celery_app
 from mtdash.common.jobs import Job
 from mtdash.common.sweeper import sweep_jobs
 from mtdash.evaluation.models import CorpusScore, ScoringJob
@@ -56,15 +55,10 @@ RECOVERY_LIMIT = 120.0
 
 @pytest.fixture(scope="module")
 def broker(django_db_setup, django_db_blocker, tmp_path_factory):
-    from django.db import connection
-
-    with django_db_blocker.unblock():
-        db_url = services.database_url(connection.settings_dict)
-    previous = celery_app.conf.broker_url
-    broker = services.Broker(tmp_path_factory.mktemp("fault-redis"), db_url)
-    yield broker
-    services.stop(broker.process)
-    services.use_broker(previous)
+    with services.module_broker(
+        "fault-redis", django_db_blocker, tmp_path_factory
+    ) as own:
+        yield own
 
 
 @pytest.fixture(autouse=True)

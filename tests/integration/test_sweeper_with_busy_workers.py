@@ -23,7 +23,6 @@ import time
 
 import pytest
 
-from mtdash.celery import app as celery_app
 from mtdash.common.broker import pending_messages
 from mtdash.evaluation.models import CorpusScore, ScoringJob
 from mtdash.evaluation.services.uploads import create_system_output
@@ -45,15 +44,10 @@ RECOVERY_LIMIT = 120.0
 
 @pytest.fixture(scope="module")
 def broker(django_db_setup, django_db_blocker, tmp_path_factory):
-    from django.db import connection
-
-    with django_db_blocker.unblock():
-        db_url = services.database_url(connection.settings_dict)
-    previous = celery_app.conf.broker_url
-    broker = services.Broker(tmp_path_factory.mktemp("busy-redis"), db_url)
-    yield broker
-    services.stop(broker.process)
-    services.use_broker(previous)
+    with services.module_broker(
+        "busy-redis", django_db_blocker, tmp_path_factory
+    ) as own:
+        yield own
 
 
 @pytest.fixture(autouse=True)

@@ -30,7 +30,6 @@ from pathlib import Path
 
 import pytest
 
-from mtdash.celery import app as celery_app
 from mtdash.evaluation.models import ScoringJob
 from mtdash.evaluation.services.uploads import create_system_output
 from tests.support import services
@@ -53,15 +52,10 @@ STOP_LIMIT = 10.0  # "within a few seconds": the 3 s grace, then kill
 
 @pytest.fixture(scope="module")
 def broker(django_db_setup, django_db_blocker, tmp_path_factory):
-    from django.db import connection
-
-    with django_db_blocker.unblock():
-        db_url = services.database_url(connection.settings_dict)
-    previous = celery_app.conf.broker_url
-    broker = services.Broker(tmp_path_factory.mktemp("supervised-redis"), db_url)
-    yield broker
-    services.stop(broker.process)
-    services.use_broker(previous)
+    with services.module_broker(
+        "supervised-redis", django_db_blocker, tmp_path_factory
+    ) as own:
+        yield own
 
 
 @pytest.fixture(autouse=True)

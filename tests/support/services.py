@@ -12,7 +12,8 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import redis
@@ -253,3 +254,24 @@ class Broker:
         return start_worker(
             self.url, self.db_url, tmp_path / f"{name}.log", env=env, pool=pool
         )
+
+
+@contextmanager
+def module_broker(name: str, django_db_blocker, tmp_path_factory) -> Iterator[Broker]:
+    """A :class:`Broker` of a test module's own (in a temporary directory
+    named after ``name``) on the test database, for a module-scoped fixture;
+    afterwards its Redis is stopped and this process's Celery app pointed
+    back at the broker it had."""
+    from django.db import connection
+
+    from mtdash.celery import app
+
+    with django_db_blocker.unblock():
+        db_url = database_url(connection.settings_dict)
+    previous = app.conf.broker_url
+    broker = Broker(tmp_path_factory.mktemp(name), db_url)
+    try:
+        yield broker
+    finally:
+        stop(broker.process)
+        use_broker(previous)
