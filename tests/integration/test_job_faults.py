@@ -30,6 +30,11 @@ from mtdash.orange.models import OrangeChunk, OrangeJob
 from scoring.orange import OrangeOptions
 from tests.conftest import PASSWORD
 from tests.support import services
+from tests.support.leases import (  # noqa: F401  (autouse fixture)
+    LEASE,
+    WORKER_ENV,
+    short_leases_fixture,
+)
 from tests.web.helpers import text_file
 from tests.web.orange.orange_support import (  # noqa: F401  (fixtures)
     create_demo_test_set,
@@ -42,14 +47,8 @@ from tests.web.orange.orange_support import (  # noqa: F401  (fixtures)
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 HYPOTHESES = ["the cat sat on the mat", "it is raining today", "hello all of you"]
-LEASE = 4
-GRACE = 2
-FAST = {
-    "MTDASH_JOB_LEASE_SECONDS": str(LEASE),
-    "MTDASH_JOB_QUEUED_GRACE_SECONDS": str(GRACE),
-}
 # The first attempt of each metric or chunk hangs: the worker is killed there.
-SLOW = dict(FAST, MTDASH_JOB_TEST_DELAY_SECONDS="60")
+SLOW = dict(WORKER_ENV, MTDASH_JOB_TEST_DELAY_SECONDS="60")
 RECOVERY_LIMIT = 120.0
 
 
@@ -59,12 +58,6 @@ def broker(django_db_setup, django_db_blocker, tmp_path_factory):
         "fault-redis", django_db_blocker, tmp_path_factory
     ) as own:
         yield own
-
-
-@pytest.fixture(autouse=True)
-def short_leases(settings):
-    settings.MTDASH_JOB_LEASE_SECONDS = LEASE
-    settings.MTDASH_JOB_QUEUED_GRACE_SECONDS = GRACE
 
 
 @pytest.fixture
@@ -128,7 +121,7 @@ def test_a_job_whose_worker_main_process_is_killed_completes_on_a_new_worker(
 
     os.kill(processes[0].pid, signal.SIGKILL)
     killed_at = time.monotonic()
-    processes.append(broker.worker(tmp_path, "rescuer", FAST))
+    processes.append(broker.worker(tmp_path, "rescuer", WORKER_ENV))
     done = wait_until(
         lambda: finished(ScoringJob, job.pk), RECOVERY_LIMIT, sweep=True, what="job"
     )
@@ -181,7 +174,7 @@ def test_an_orange_job_whose_chunk_worker_is_killed_completes(
 
     os.kill(processes[0].pid, signal.SIGKILL)
     killed_at = time.monotonic()
-    processes.append(broker.worker(tmp_path, "rescuer", FAST))
+    processes.append(broker.worker(tmp_path, "rescuer", WORKER_ENV))
     done = wait_until(
         lambda: finished(OrangeJob, job.pk), RECOVERY_LIMIT, sweep=True, what="job"
     )
@@ -229,11 +222,11 @@ def test_lost_messages_and_an_upload_during_a_redis_outage_are_sent_again_by_bea
     broker.restart()
     assert redis.Redis.from_url(broker.url).llen("celery") == 0  # lost
     back_at = time.monotonic()
-    beat_env = dict(FAST, MTDASH_SWEEP_SECONDS="1")
+    beat_env = dict(WORKER_ENV, MTDASH_SWEEP_SECONDS="1")
     processes.append(
         services.start_beat(broker.url, broker.db_url, tmp_path, env=beat_env)
     )
-    processes.append(broker.worker(tmp_path, "worker", FAST))
+    processes.append(broker.worker(tmp_path, "worker", WORKER_ENV))
     for job in (queued, uploaded):
         done = wait_until(
             lambda job=job: finished(ScoringJob, job.pk), RECOVERY_LIMIT, what="job"
@@ -258,7 +251,7 @@ def test_a_job_whose_workers_keep_dying_fails_with_a_reason(
 
     os.kill(worker.pid, signal.SIGKILL)
     killed_at = time.monotonic()
-    processes.append(broker.worker(tmp_path, "next", dict(FAST, **limit)))
+    processes.append(broker.worker(tmp_path, "next", dict(WORKER_ENV, **limit)))
     failed = wait_until(
         lambda: finished(ScoringJob, job.pk), RECOVERY_LIMIT, sweep=True, what="job"
     )

@@ -27,18 +27,16 @@ from mtdash.common.broker import pending_messages
 from mtdash.evaluation.models import CorpusScore, ScoringJob
 from mtdash.evaluation.services.uploads import create_system_output
 from tests.support import services
+from tests.support.leases import (  # noqa: F401  (autouse fixture)
+    WORKER_ENV,
+    short_leases_fixture,
+)
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 HYPOTHESES = ["the cat sat on the mat", "it is raining today", "hello all of you"]
-LEASE = 4
-GRACE = 2
-FAST = {
-    "MTDASH_JOB_LEASE_SECONDS": str(LEASE),
-    "MTDASH_JOB_QUEUED_GRACE_SECONDS": str(GRACE),
-}
 # Each slot's job sleeps ten minutes on its first attempt: longer than the test.
-BUSY = dict(FAST, MTDASH_JOB_TEST_DELAY_SECONDS="600")
+BUSY = dict(WORKER_ENV, MTDASH_JOB_TEST_DELAY_SECONDS="600")
 RECOVERY_LIMIT = 120.0
 
 
@@ -48,12 +46,6 @@ def broker(django_db_setup, django_db_blocker, tmp_path_factory):
         "busy-redis", django_db_blocker, tmp_path_factory
     ) as own:
         yield own
-
-
-@pytest.fixture(autouse=True)
-def short_leases(settings):
-    settings.MTDASH_JOB_LEASE_SECONDS = LEASE
-    settings.MTDASH_JOB_QUEUED_GRACE_SECONDS = GRACE
 
 
 @pytest.fixture
@@ -71,7 +63,7 @@ def processes():
 @pytest.fixture
 def beat(broker, tmp_path, processes):
     """A real Celery beat, the sweep every second."""
-    env = dict(FAST, MTDASH_SWEEP_SECONDS="1")
+    env = dict(WORKER_ENV, MTDASH_SWEEP_SECONDS="1")
     processes.append(services.start_beat(broker.url, broker.db_url, tmp_path, env=env))
 
 
@@ -138,7 +130,7 @@ def test_a_dead_workers_job_is_sent_again_while_every_slot_is_busy(
     assert_still_busy(busy.pk, busy_worker)
 
     # The supervisor's restart of the dead worker: the only free slot.
-    processes.append(broker.worker(tmp_path, "restarted", FAST))
+    processes.append(broker.worker(tmp_path, "restarted", WORKER_ENV))
     done = services.wait_until(
         lambda: finished(doomed.pk),
         RECOVERY_LIMIT - (time.monotonic() - killed_at),
@@ -177,7 +169,7 @@ def test_lost_messages_are_sent_again_while_every_slot_is_busy(
     requeued = time.monotonic() - back_at
     assert_still_busy(busy.pk, busy_worker)
 
-    processes.append(broker.worker(tmp_path, "free", FAST))
+    processes.append(broker.worker(tmp_path, "free", WORKER_ENV))
     done = services.wait_until(
         lambda: finished(waiting.pk),
         RECOVERY_LIMIT - (time.monotonic() - back_at),
