@@ -216,7 +216,9 @@ def evaluate_spans(
     if isinstance(n_samples, bool) or not isinstance(n_samples, int) or n_samples < 0:
         raise ScoringError("the number of bootstrap resamples must be 0 or more")
     items = _items(human, metric, annotator)
-    systems = tuple(dict.fromkeys(system for system, _ in items.keys))
+    # By name: the figures must not depend on the order the spans were read
+    # in (a database without ORDER BY, a shuffled file).
+    systems = tuple(sorted({system for system, _ in items.keys}))
     position = {name: k for k, name in enumerate(systems)}
     segment_labels, segment_of = np.unique(
         np.array([g for _, g in items.keys], dtype=np.int64), return_inverse=True
