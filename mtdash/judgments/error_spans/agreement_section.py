@@ -117,9 +117,10 @@ def span_table(result: dict[str, Any], variant: str, average: str) -> SpanTable:
             MetricRow(
                 metric=metric["metric"],
                 overall=Figures.from_dict(chosen["overall"]),
+                # By name: PostgreSQL's jsonb does not keep the stored order.
                 systems=tuple(
                     (name, Figures.from_dict(figures))
-                    for name, figures in chosen["systems"].items()
+                    for name, figures in sorted(chosen["systems"].items())
                 ),
                 coverage=metric["coverage"],
             )
