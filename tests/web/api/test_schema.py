@@ -74,8 +74,11 @@ def test_the_schema_documents_the_token_and_the_upload_fields(schema_and_warning
 
 
 def test_the_schema_and_the_docs_are_served(client, db):
+    # Open to anonymous users on purpose (README, API): they describe routes
+    # and fields, never data; every data route asks for a token or a session.
     schema = client.get("/api/v1/schema")
     assert schema.status_code == 200 and b"openapi: 3" in schema.content
+    assert client.get("/api/v1/test-sets/").status_code in (401, 403)
     docs = client.get("/api/v1/docs").content.decode()
     scripts = re.findall(r'src="([^"]+)"', docs)
     assert scripts and all(src.startswith("/static/") for src in scripts), scripts
