@@ -27,6 +27,7 @@ import os
 import sys
 from typing import Any, TextIO
 
+from scoring.cli.arguments import EXIT_BAD_INPUT, EXIT_BROKEN_PIPE, EXIT_OK
 from scoring.errors import InputFileError, ScoringError
 from scoring.readability.complexity import (
     SENTENCE_MODES,
@@ -39,10 +40,6 @@ from scoring.readability.normalisation import (
 )
 from scoring.readability.syllables.counter import LANGUAGES, STYLES
 from scoring.textfiles import read_segments
-
-EXIT_OK = 0
-EXIT_BAD_INPUT = 2
-EXIT_BROKEN_PIPE = 1
 
 _ALL_STYLES = tuple(
     dict.fromkeys(style for styles in STYLES.values() for style in styles)

@@ -14,6 +14,7 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
+from scoring.cli.arguments import EXIT_BAD_INPUT, EXIT_BROKEN_PIPE, EXIT_OK
 from scoring.cli.complexity import add_complexity_parser, run_complexity
 from scoring.cli.orange import add_orange_parser, print_orange, run_orange
 from scoring.cli.spans import add_spans_parser
@@ -25,10 +26,6 @@ from scoring.results import MetricResult
 from scoring.textfiles import check_same_length, read_segments
 from scoring.tokenizers import list_tokenizers
 from scoring.version import __version__
-
-EXIT_OK = 0
-EXIT_BAD_INPUT = 2
-EXIT_BROKEN_PIPE = 1
 
 
 def build_parser() -> argparse.ArgumentParser:

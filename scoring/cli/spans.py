@@ -31,6 +31,13 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from scoring.cli.arguments import (
+    EXIT_BAD_INPUT,
+    EXIT_BROKEN_PIPE,
+    EXIT_OK,
+    non_negative_int,
+    probability,
+)
 from scoring.errors import ScoringError
 from scoring.results import json_safe
 from scoring.spans import FORMATS, SpanAnnotations, load_span_file
@@ -45,30 +52,13 @@ from scoring.stats.span_agreement import (
 )
 from scoring.stats.span_matching import VARIANTS
 
-EXIT_OK = 0
-EXIT_BAD_INPUT = 2
-EXIT_BROKEN_PIPE = 1
 DEFAULT_BOOTSTRAP = 1000
-
-
-def _count(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError("must be 0 or more")
-    return value
 
 
 def _share(text: str) -> float:
     value = float(text)
     if not 0.0 <= value <= 1.0:
         raise argparse.ArgumentTypeError("must lie in [0, 1]")
-    return value
-
-
-def _confidence(text: str) -> float:
-    value = float(text)
-    if not 0.0 < value < 1.0:
-        raise argparse.ArgumentTypeError("must lie strictly between 0 and 1")
     return value
 
 
@@ -111,7 +101,7 @@ def add_spans_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--bootstrap",
-        type=_count,
+        type=non_negative_int,
         default=DEFAULT_BOOTSTRAP,
         metavar="N",
         help=f"bootstrap resamples of segments (default {DEFAULT_BOOTSTRAP}; 0: none)",
@@ -119,7 +109,7 @@ def add_spans_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     parser.add_argument(
         "--confidence",
-        type=_confidence,
+        type=probability,
         default=0.95,
         help="interval level (default 0.95)",
     )

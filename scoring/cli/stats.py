@@ -47,6 +47,13 @@ from typing import Any
 
 import numpy as np
 
+from scoring.cli.arguments import (
+    EXIT_BAD_INPUT,
+    EXIT_BROKEN_PIPE,
+    EXIT_OK,
+    non_negative_int,
+    probability,
+)
 from scoring.cli.correlate import (
     CORRELATE_METHODS,
     DEFAULT_BOOTSTRAP,
@@ -81,23 +88,11 @@ from scoring.stats.significance import (
 from scoring.textfiles import check_same_length, read_segments
 from scoring.tokenizers import list_tokenizers
 
-# The same exit statuses as scoring.cli.main (not imported: scoring.cli.main imports us).
-EXIT_OK = 0
-EXIT_BAD_INPUT = 2
-EXIT_BROKEN_PIPE = 1
-
 
 def _positive_int(text: str) -> int:
     value = int(text)
     if value < 1:
         raise argparse.ArgumentTypeError("must be a positive integer")
-    return value
-
-
-def _non_negative_int(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError("must be 0 or more")
     return value
 
 
@@ -112,13 +107,6 @@ def _rate(text: str) -> float:
     value = float(text)
     if not 0.0 < value <= 1.0:
         raise argparse.ArgumentTypeError("must lie in (0, 1]")
-    return value
-
-
-def _probability(text: str) -> float:
-    value = float(text)
-    if not 0.0 < value < 1.0:
-        raise argparse.ArgumentTypeError("must lie strictly between 0 and 1")
     return value
 
 
@@ -214,7 +202,7 @@ def add_correlate_parser(subparsers: Any) -> argparse.ArgumentParser:
         "clusters, as WMT; default for accuracy, spa, kendall 23 and acc23)",
     )
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
-    parser.add_argument("--alpha", type=_probability, default=0.05)
+    parser.add_argument("--alpha", type=probability, default=0.05)
     bootstrap = parser.add_argument_group("bootstrap and williams tests")
     bootstrap.add_argument(
         "--bootstrap",
@@ -223,7 +211,7 @@ def add_correlate_parser(subparsers: Any) -> argparse.ArgumentParser:
         help=f"bootstrap resamples (default {DEFAULT_BOOTSTRAP})",
     )
     bootstrap.add_argument(
-        "--confidence", type=_probability, help="interval coverage (default 0.95)"
+        "--confidence", type=probability, help="interval coverage (default 0.95)"
     )
     bootstrap.add_argument(
         "--resample",
@@ -305,7 +293,7 @@ def add_compare_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--ar-trials",
-        type=_non_negative_int,
+        type=non_negative_int,
         default=10000,
         metavar="N",
         help="approximate randomisation trials (default 10000; 0: skip)",
@@ -316,8 +304,8 @@ def add_compare_parser(subparsers: Any) -> argparse.ArgumentParser:
         default=SACREBLEU_SEED,
         help=f"random seed (default {SACREBLEU_SEED}, sacreBLEU's)",
     )
-    parser.add_argument("--confidence", type=_probability, default=0.95)
-    parser.add_argument("--alpha", type=_probability, default=0.05)
+    parser.add_argument("--confidence", type=probability, default=0.95)
+    parser.add_argument("--alpha", type=probability, default=0.05)
     parser.add_argument(
         "--correction",
         choices=CORRECTIONS,
@@ -327,7 +315,7 @@ def add_compare_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--blocks",
-        type=_non_negative_int,
+        type=non_negative_int,
         default=0,
         metavar="B",
         help="also run the BLEU paper's block t-test with B blocks (20)",
