@@ -18,6 +18,7 @@ import.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from mtdash.common.metric_specs import (
@@ -348,10 +349,10 @@ def _column(name: str, rows: list[LeaderboardRow]) -> MetricColumn:
     }
     human = {row.output_id for row in rows if row.human_translation_of}
     main, at_main = at_main_signature(by_output, lambda signature: signature, human)
-    # Signatures that differ in more than a human translation's references.
-    others = {s for oid, s in by_output.items() if oid not in at_main}
-    counts = {s: list(by_output.values()).count(s) for s in others}
-    signatures = (main, *sorted(others, key=lambda s: (-counts[s], s)))
+    # Signatures that differ in more than a human translation's references,
+    # most common first.
+    others = Counter(s for oid, s in by_output.items() if oid not in at_main)
+    signatures = (main, *sorted(others, key=lambda s: (-others[s], s)))
     higher_is_better, scale = _direction_and_scale(name, main)
     return MetricColumn(name, main, higher_is_better, scale, signatures)
 
