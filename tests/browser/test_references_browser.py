@@ -91,6 +91,8 @@ def test_a_reference_entered_as_a_system_is_ranked_as_human(
     section = wait.until(EC.visibility_of_element_located((By.ID, "as-systems")))
     forms = section.find_elements(By.CSS_SELECTOR, "form.inline-form")
     assert len(forms) == 3  # one per reference
+    browser.execute_script("arguments[0].scrollIntoView()", section)
+    browser.save_screenshot(str(screenshot_dir() / "references-as-systems.png"))
     name = forms[1].find_element(By.NAME, "system_name")
     assert name.get_attribute("value") == "ref-B"
     name.clear()
