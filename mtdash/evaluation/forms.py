@@ -137,7 +137,8 @@ class TestSetUploadForm(forms.Form):
             )
 
     def _row_numbers(self) -> list[int]:
-        """Row 1, and every row the submitted form has (the script adds rows)."""
+        """Row 1, and every row the submitted form has (the script adds rows)
+        up to the limit; rows beyond it get no field (``clean`` refuses them)."""
         rows = {1}
         for key in list(self.data or ()) + list(self.files or ()):
             prefix, _, number = key.rpartition("_")
@@ -145,6 +146,32 @@ class TestSetUploadForm(forms.Form):
                 rows.add(int(number))
         limit = settings.MTDASH_MAX_REFERENCES
         return sorted(row for row in rows if 1 <= row <= limit)
+
+    def _too_many_rows(self) -> str | None:
+        """The error when files came in rows beyond the limit: such a row has
+        no field, and storing the rest without it would lose a reference."""
+        limit = settings.MTDASH_MAX_REFERENCES
+        with_file = []
+        for key in self.files or ():
+            prefix, _, number = key.rpartition("_")
+            if prefix == "reference_file" and number.isdigit() and self.files[key]:
+                with_file.append(int(number))
+        beyond = sorted(row for row in with_file if row > limit)
+        if not beyond:
+            return None
+        total = len(with_file) + len(self.files.getlist("reference_files"))
+        rows = (
+            f"row {beyond[0]} is"
+            if len(beyond) == 1
+            else f"rows {beyond[0]} to {beyond[-1]} are"
+        )
+        files = (
+            "1 reference file was" if total == 1 else f"{total} reference files were"
+        )
+        return (
+            f"{files} sent ({rows} beyond the limit); at most {limit} are "
+            "accepted in one test set."
+        )
 
     def reference_rows(self) -> list[tuple]:
         """(file field, label field) per row, for the template."""
@@ -156,6 +183,10 @@ class TestSetUploadForm(forms.Form):
     def clean(self):
         cleaned = super().clean()
         if self.errors:
+            return cleaned
+        too_many = self._too_many_rows()
+        if too_many:
+            self.add_error(None, too_many)
             return cleaned
         team, name = cleaned["team"], cleaned["name"].strip()
         if TestSet.objects.filter(team=team, name=name).exists():

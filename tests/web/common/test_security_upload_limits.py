@@ -120,3 +120,53 @@ def test_more_files_than_django_reads_get_a_page_that_says_so(
     page = response.content.decode()
     assert "Bad request" in page and "too many files at once" in page
     assert_nothing_stored()
+
+
+def reference_rows(count: int, first: int = 1) -> dict:
+    """The form's reference rows (the page's script adds one per click)."""
+    return {
+        f"reference_file_{row}": text_file(f"ref.{row}.en", "one\ntwo\nthree\n")
+        for row in range(first, first + count)
+    }
+
+
+def test_reference_rows_beyond_the_20th_are_refused_not_dropped(logged_in, team):
+    form = build_test_set_form(team, reference_files=[], **reference_rows(22))
+    response = logged_in.post(URL, form)
+
+    assert response.status_code == 200
+    assert response.context["form"].non_field_errors() == [
+        "22 reference files were sent (rows 21 to 22 are beyond the limit); "
+        "at most 20 are accepted in one test set."
+    ]
+    assert "at most 20 are accepted" in response.content.decode()
+    assert_nothing_stored()
+
+
+def test_20_reference_rows_are_all_stored(logged_in, team):
+    form = build_test_set_form(team, reference_files=[], **reference_rows(20))
+    assert logged_in.post(URL, form).status_code == 302
+    assert ReferenceSet.objects.count() == 20
+
+
+def test_a_single_reference_row_numbered_beyond_the_limit_is_refused(logged_in, team):
+    form = build_test_set_form(team, reference_files=[], **reference_rows(1, first=25))
+    response = logged_in.post(URL, form)
+
+    assert response.context["form"].non_field_errors() == [
+        "1 reference file was sent (row 25 is beyond the limit); "
+        "at most 20 are accepted in one test set."
+    ]
+    assert_nothing_stored()
+
+
+def test_picker_files_and_rows_together_count_against_the_limit(logged_in, team):
+    picker = [text_file(f"ref.{i}.en", "one\ntwo\nthree\n") for i in range(2)]
+    form = build_test_set_form(team, reference_files=picker, **reference_rows(19))
+    response = logged_in.post(URL, form)
+
+    assert response.status_code == 200
+    assert "21 references; at most 20 are accepted" in str(
+        response.context["form"].non_field_errors()
+    )
+    assert_nothing_stored()
