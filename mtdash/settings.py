@@ -118,8 +118,11 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
 # Login throttling (django-axes, mtdash.common.login_throttling): after
-# MTDASH_LOGIN_FAILURE_LIMIT failed logins from one address, or for one
-# username, further attempts are refused for MTDASH_LOGIN_COOLOFF_MINUTES.
+# MTDASH_LOGIN_FAILURE_LIMIT failed logins for one username from one address,
+# or MTDASH_LOGIN_ADDRESS_FAILURE_LIMIT from one address whatever the
+# username, further attempts from there are refused for
+# MTDASH_LOGIN_COOLOFF_MINUTES. Never per username alone: anyone could lock a
+# named user out.
 AUTHENTICATION_BACKENDS = [
     "mtdash.common.login_throttling.LoginThrottleBackend",
     "django.contrib.auth.backends.ModelBackend",
@@ -128,7 +131,10 @@ AXES_FAILURE_LIMIT = env_int("MTDASH_LOGIN_FAILURE_LIMIT", 5, minimum=1)
 AXES_COOLOFF_TIME = timedelta(
     minutes=env_int("MTDASH_LOGIN_COOLOFF_MINUTES", 15, minimum=1)
 )
-AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+MTDASH_LOGIN_ADDRESS_FAILURE_LIMIT = env_int(
+    "MTDASH_LOGIN_ADDRESS_FAILURE_LIMIT", 20, minimum=1
+)
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "mtdash.common.login_throttling.lockout_response"
 AXES_CLIENT_IP_CALLABLE = "mtdash.common.login_throttling.client_ip"

@@ -1,9 +1,13 @@
 """Login throttling with django-axes: the authentication backend and the
 client address failed logins are counted against.
 
-Settings (``mtdash/settings.py``): ``AXES_FAILURE_LIMIT`` failures from one
-address, or for one username, lock further attempts for
-``AXES_COOLOFF_TIME``; a successful login clears them. Behind
+Settings (``mtdash/settings.py``): ``AXES_FAILURE_LIMIT`` failures for one
+username from one address lock that pair (axes' ``AXES_LOCKOUT_PARAMETERS``),
+and ``MTDASH_LOGIN_ADDRESS_FAILURE_LIMIT`` failures from one address, over
+every username, lock the address (this module: axes has one limit for every
+parameter, and an address shared by an office needs a higher one), each for
+``AXES_COOLOFF_TIME``; a successful login clears its pair's count. A lock
+per username alone would let anyone lock a named user out. Behind
 ``MTDASH_PROXY_COUNT`` trusted reverse proxies the address is read from
 ``X-Forwarded-For`` (the entry the outermost trusted proxy wrote), otherwise
 from the connection, so a client cannot choose its own address.
@@ -12,9 +16,13 @@ from the connection, so a client cannot choose its own address.
 from __future__ import annotations
 
 from axes.backends import AxesStandaloneBackend
+from axes.exceptions import AxesBackendPermissionDenied
+from axes.models import AccessAttempt
 from django.conf import settings
+from django.db.models import Sum
 from django.http import HttpRequest
 from django.shortcuts import render
+from django.utils import timezone
 
 
 class LoginThrottleBackend(AxesStandaloneBackend):
@@ -29,7 +37,25 @@ class LoginThrottleBackend(AxesStandaloneBackend):
     def authenticate(self, request: HttpRequest | None, *args, **kwargs):
         if request is None:
             return None
-        return super().authenticate(request, *args, **kwargs)
+        super().authenticate(request, *args, **kwargs)  # the pair's lock
+        if address_failures(request) >= settings.MTDASH_LOGIN_ADDRESS_FAILURE_LIMIT:
+            # Axes' middleware answers a request so flagged with the lockout
+            # page, as for the pair.
+            request.axes_locked_out = True
+            raise AxesBackendPermissionDenied(
+                "too many failed logins from this address"
+            )
+        return None
+
+
+def address_failures(request: HttpRequest) -> int:
+    """Failed logins from the request's address within the cool-off, whatever
+    the username (axes keeps one row per username, address and user agent)."""
+    since = timezone.now() - settings.AXES_COOLOFF_TIME
+    rows = AccessAttempt.objects.filter(
+        ip_address=request.axes_ip_address, attempt_time__gte=since
+    )
+    return rows.aggregate(total=Sum("failures_since_start"))["total"] or 0
 
 
 def client_ip(request: HttpRequest) -> str | None:
@@ -52,5 +78,9 @@ def client_ip(request: HttpRequest) -> str | None:
 def lockout_response(request: HttpRequest, original_response=None, credentials=None):
     """The page a locked-out login gets: HTTP 429, saying how long to wait."""
     minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
-    context = {"failure_limit": settings.AXES_FAILURE_LIMIT, "cooloff_minutes": minutes}
+    context = {
+        "failure_limit": settings.AXES_FAILURE_LIMIT,
+        "address_failure_limit": settings.MTDASH_LOGIN_ADDRESS_FAILURE_LIMIT,
+        "cooloff_minutes": minutes,
+    }
     return render(request, "registration/locked_out.html", context, status=429)
