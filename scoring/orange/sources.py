@@ -11,12 +11,18 @@ parallel threads without sharing mutable state. ``candidate_counts`` and
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
 
-from scoring.batch.grid import PairGrid, grid_from_texts, offsets_of, pack
+from scoring.batch.grid import (
+    PairGrid,
+    TokenInterner,
+    grid_from_texts,
+    offsets_of,
+    pack,
+)
 from scoring.orange.nbest import TokenizedNBest
 
 
@@ -45,13 +51,52 @@ class TextSource:
         """K_i per sentence: ``(S,)`` int64."""
         return np.array([len(r) for r in self.references], dtype=np.int64)
 
+    # Each view's tokens of each distinct candidate word, shared by the
+    # chunks (threads): see :func:`scoring.orange.token_views.texts_tokens`.
+    _word_tokens: dict[Hashable, dict[str, tuple]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+
     def grids(self, view: Hashable, start: int, stop: int) -> tuple[PairGrid, PairGrid]:
-        tokenize: Callable[[str], Sequence[str]] = view  # type: ignore[assignment]
-        candidates = grid_from_texts(
-            self.candidates[start:stop], self.references[start:stop], tokenize
+        # Here, not at the top: token_views imports this module.
+        from scoring.orange.token_views import splits_at_whitespace, texts_tokens
+
+        candidates, references = (
+            self.candidates[start:stop],
+            self.references[start:stop],
         )
+        tokenize: Callable[[str], Sequence[str]] = view  # type: ignore[assignment]
+        found = None
+        if splits_at_whitespace(view):  # each distinct word tokenised once
+            interner = TokenInterner()
+            found = texts_tokens(
+                [text for group in candidates for text in group],
+                view,
+                interner,
+                self._word_tokens.setdefault(view, {}),
+            )
+        if found is None:
+            grid = grid_from_texts(candidates, references, tokenize)
+        else:
+            ref_tokens, ref_offsets = pack(
+                [
+                    np.asarray(interner.intern(tokenize(text)), dtype=np.int32)
+                    for group in references
+                    for text in group
+                ]
+            )
+            grid = PairGrid(
+                hyp_tokens=found[0],
+                hyp_offsets=found[1],
+                ref_tokens=ref_tokens,
+                ref_offsets=ref_offsets,
+                group_hyps=offsets_of(len(group) for group in candidates),
+                group_refs=offsets_of(len(group) for group in references),
+                vocabulary_size=max(1, len(interner.vocabulary)),
+                vocabulary=interner.vocabulary,
+            )
         # The references were interned with the candidates: same ids.
-        return candidates, candidates.with_references_as_hypotheses()
+        return grid, grid.with_references_as_hypotheses()
 
 
 @dataclass(frozen=True)

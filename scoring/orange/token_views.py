@@ -26,6 +26,7 @@ the same vocabulary. Tests compare both ways on real and adversarial text.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
+from itertools import chain
 
 import numpy as np
 
@@ -103,6 +104,32 @@ def _candidate_tokens(
         count=int(lengths.sum()),
     )
     return tokens, np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
+
+
+def texts_tokens(
+    texts: Sequence[str], view, interner: TokenInterner, cache: dict[str, tuple]
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """``(tokens (T,) int32, offsets (len(texts) + 1,) int64)`` of texts for a
+    view that splits at whitespace, each distinct word tokenised once
+    (``cache``: word -> the view's tokens, may be shared by threads; dict
+    operations are atomic, a word computed twice is computed alike). None
+    when a text holds a line break, whose ``"-\\n"`` joins two words."""
+    if any("\n" in text for text in texts):
+        return None
+    split = [text.split() for text in texts]
+    counts = np.fromiter(map(len, split), dtype=np.int64, count=len(split))
+    flat = list(chain.from_iterable(split))
+    # Distinct words in order of appearance, numbered (C loops, no Python
+    # per word: a chunk holds about a million words).
+    vocabulary = tuple(dict.fromkeys(flat))
+    word_ids = dict(zip(vocabulary, range(len(vocabulary))))
+    words = np.fromiter(map(word_ids.__getitem__, flat), np.int32, len(flat))
+    missing = [word for word in vocabulary if word not in cache]
+    cache.update(zip(missing, map(view, missing)))
+    word_offsets, word_tokens = _word_table(vocabulary, cache.__getitem__, interner)
+    tokens = _gather(words, word_offsets, word_tokens).astype(np.int32, copy=False)
+    ends = np.concatenate(([0], np.cumsum(np.diff(word_offsets)[words])))
+    return tokens, ends[np.concatenate(([0], np.cumsum(counts)))].astype(np.int64)
 
 
 def pretokenized_source(

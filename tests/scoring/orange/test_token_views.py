@@ -125,3 +125,51 @@ def test_orange_is_identical_on_edge_cases(tmp_path):
     fast, slow = orange_both_ways(tmp_path / "edge.nbest", paths)
     for spec in SPECS:
         assert fast[spec].to_dict() == slow[spec].to_dict(), spec
+
+
+def hypothesis_tokens(grid):
+    """Each hypothesis of a grid as its token strings."""
+    vocabulary = grid.vocabulary
+    return [
+        tuple(vocabulary[t] for t in grid.hyp_tokens[start:stop].tolist())
+        for start, stop in zip(grid.hyp_offsets[:-1], grid.hyp_offsets[1:])
+    ]
+
+
+@pytest.mark.parametrize("view", sorted(VIEWS, key=repr), ids=repr)
+@pytest.mark.parametrize("line_break", [False, True], ids=["words", "line-break"])
+def test_text_source_grids_hold_each_views_tokens(view, line_break):
+    texts = TRICKY + (["end-\nof line", "a-\nb -\n"] if line_break else [])
+    references = [["Hello , world", "x. .y 1,000"], ["the", "&amp; ΑΣ"]]
+    candidates = [texts[:5], texts[5:]]
+    source = TextSource(candidates, references)
+    grid, reference_grid = source.grids(view, 0, 2)
+    assert hypothesis_tokens(grid) == [tuple(view(text)) for text in texts]
+    assert hypothesis_tokens(reference_grid) == [
+        tuple(view(text)) for group in references for text in group
+    ]
+    # A second range (another thread's chunk) reuses the words: same tokens.
+    again, _ = source.grids(view, 1, 2)
+    assert hypothesis_tokens(again) == [tuple(view(text)) for text in texts[5:]]
+
+
+def test_text_source_tokenises_each_distinct_word_once(monkeypatch):
+    import scoring.tokenizers.registry as registry
+
+    seen: list[str] = []
+    tokens = registry._mteval_13a_tokens.__wrapped__  # uncached
+
+    def counting(text):
+        seen.append(text)
+        return tokens(text)
+
+    monkeypatch.setattr(registry, "_mteval_13a_tokens", counting)
+    view = token_view(get_metric("bleu"))
+    candidates = [["a b, c", "b, c a", "c a d"], ["a d", "e e"]]
+    references = [["a b c", "c d"], ["e", "a e"]]
+    source = TextSource(candidates, references)
+    source.grids(view, 0, 1)
+    source.grids(view, 1, 2)  # only "e" is new among the candidates' words
+    words = {"a", "b,", "c", "d", "e"}
+    reference_texts = [text for group in references for text in group]
+    assert sorted(seen) == sorted([*words, *reference_texts])
