@@ -49,6 +49,27 @@ def warm_up_batch_engine() -> tuple[float, bool]:
     return seconds, warm_up_from_cache()
 
 
+def prepare_orange_kernels(specs):
+    """Compile (or load from Numba's cache) just the kernels ORANGE with the
+    metrics ``specs`` calls; returns a
+    :class:`scoring.orange.precompile.KernelPreparation` (seconds, and the
+    kernels compiled). Nothing else is compiled: a run compiles what it
+    calls anyway, this only does it ahead of time (e.g. while a server sets up)."""
+    from scoring.orange.precompile import prepare_kernels
+
+    return prepare_kernels(specs)
+
+
+def recording_kernel_compiles():
+    """A context manager recording the batch kernels compiled (not loaded from
+    the cache) inside it, by any thread: yields a
+    :class:`scoring.batch.compile_log.CompileLog` (``.seconds``,
+    ``.kernels``)."""
+    from scoring.batch.compile_log import recording_compiles
+
+    return recording_compiles()
+
+
 __all__ = [
     "Bounds",
     "InputFileError",
@@ -69,6 +90,8 @@ __all__ = [
     "get_tokenizer",
     "list_metrics",
     "list_tokenizers",
+    "prepare_orange_kernels",
+    "recording_kernel_compiles",
     "server_only_parameters",
     "shortened",
     "warm_up_batch_engine",
