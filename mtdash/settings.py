@@ -13,6 +13,7 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from kombu import Exchange, Queue
 
 from mtdash.env import (
     artifact_storage,
@@ -281,6 +282,31 @@ CELERY_TASK_TIME_LIMIT = CELERY_TASK_SOFT_TIME_LIMIT + 60
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
+# Work that matters first (issue 23 item 5): three queues, most urgent first.
+# A worker started without -Q reads every queue of CELERY_TASK_QUEUES, and
+# with the "priority" order kombu's Redis transport asks BRPOP for them in
+# this order, so a free slot always takes a waiting scoring job before an
+# analysis and an analysis before an ORANGE chunk (kombu's default,
+# round-robin, would run a chunk between two scoring jobs). With one message
+# reserved per slot, acknowledged after the run (above), a busy slot holds
+# no message back. The sweeper runs in beat (CELERY_BEAT_SCHEDULER); a
+# worker that is sent it anyway (another scheduler) takes it first.
+MTDASH_JOB_QUEUES = ("scoring", "analysis", "orange")
+CELERY_TASK_QUEUES = tuple(
+    Queue(name, Exchange(name), routing_key=name) for name in MTDASH_JOB_QUEUES
+)
+CELERY_TASK_DEFAULT_QUEUE = "scoring"
+CELERY_BROKER_TRANSPORT_OPTIONS = {"queue_order_strategy": "priority"}
+CELERY_TASK_ROUTES = {
+    "mtdash.evaluation.tasks.score_output": {"queue": "scoring"},
+    "mtdash.common.tasks.sweep_jobs": {"queue": "scoring"},
+    "mtdash.evaluation.tasks.compare_outputs": {"queue": "analysis"},
+    "mtdash.evaluation.tasks.measure_readability": {"queue": "analysis"},
+    "mtdash.judgments.tasks.run_meta_evaluation": {"queue": "analysis"},
+    "mtdash.judgments.tasks.run_error_span_evaluation": {"queue": "analysis"},
+    "mtdash.orange.validation_tasks.validate_nbest_list": {"queue": "analysis"},
+    "mtdash.orange.tasks.rank_orange_chunk": {"queue": "orange"},
+}
 
 # Background jobs (mtdash.common.jobs): a worker holds a row under a lease it
 # renews every third of MTDASH_JOB_LEASE_SECONDS; a row whose lease expired is

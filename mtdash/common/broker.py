@@ -4,6 +4,9 @@ The sweeper asks before sending a row's task again, so a long queue of work
 waiting for busy workers is not sent twice every sweep. Only the Redis
 transport is understood (kombu's layout: one list per queue and priority,
 and the ``unacked`` hash of messages a worker has taken but not finished);
+every queue the workers consume (``CELERY_TASK_QUEUES``: scoring, analysis,
+ORANGE) is read, and only those: a message in a queue no worker reads
+would never run, so it must not keep its row from being sent again;
 with anything else the answer is "unknown" and the sweeper sends anyway,
 which is harmless because a claim decides who runs a row.
 
@@ -58,6 +61,16 @@ def _row_id(payload: dict) -> tuple[str, int] | None:
         return None
 
 
+def consumed_queues() -> list[str]:
+    """The names of the queues a worker reads, most urgent first: the
+    configured ``task_queues`` (a worker started without ``-Q`` consumes
+    them all), else Celery's default queue."""
+    queues = celery_app.conf.task_queues
+    if queues:
+        return [queue.name for queue in queues]
+    return [celery_app.conf.task_default_queue or "celery"]
+
+
 def pending_messages(taken_within: float | None = None) -> PendingMessages | None:
     """The messages in the Redis broker, or None if that cannot be known;
     with ``taken_within``, only messages taken in the last so many seconds
@@ -65,17 +78,17 @@ def pending_messages(taken_within: float | None = None) -> PendingMessages | Non
     url = celery_app.conf.broker_url or ""
     if not url.startswith(("redis://", "rediss://", "unix://")):
         return None
-    queue = celery_app.conf.task_default_queue or "celery"
     pending = PendingMessages()
     try:
         client = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5)
         with client:
-            for step in _PRIORITY_STEPS:
-                key = queue if step == 0 else f"{queue}{_PRIORITY_SEPARATOR}{step}"
-                for raw in client.lrange(key, 0, -1):
-                    found = _row_id(json.loads(raw))
-                    if found:
-                        pending.waiting[found[0]].add(found[1])
+            for queue in consumed_queues():
+                for step in _PRIORITY_STEPS:
+                    key = queue if step == 0 else f"{queue}{_PRIORITY_SEPARATOR}{step}"
+                    for raw in client.lrange(key, 0, -1):
+                        found = _row_id(json.loads(raw))
+                        if found:
+                            pending.waiting[found[0]].add(found[1])
             if taken_within is None:
                 taken = client.hvals(_UNACKED)
             else:

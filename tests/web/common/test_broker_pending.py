@@ -46,12 +46,19 @@ def take(client: redis.Redis, row_id: int, seconds_ago: float) -> None:
 
 
 def test_waiting_and_freshly_taken_messages_count_old_reservations_do_not(broker):
-    broker.rpush("celery", json.dumps(message(1)))
+    broker.rpush("scoring", json.dumps(message(1)))
     take(broker, 2, seconds_ago=5)
     take(broker, 3, seconds_ago=3600)
     pending = pending_messages(taken_within=60)
     assert pending.waiting[TASK] == {1}
     assert pending.taken[TASK] == {2}
+
+
+def test_every_queue_the_workers_read_counts_and_no_other(broker):
+    broker.rpush("analysis", json.dumps(message(4)))
+    broker.rpush("orange\x06\x163", json.dumps(message(5)))  # priority 3
+    broker.rpush("nobody-reads-this", json.dumps(message(6)))
+    assert pending_messages().waiting[TASK] == {4, 5}
 
 
 def test_without_a_bound_every_taken_message_counts(broker):
