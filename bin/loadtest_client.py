@@ -4,17 +4,23 @@
         --job 1 --clients 20 --requests 1000 --uploads 20
 
 Each client logs in once (its own session), then the clients share a fixed
-number of requests per endpoint: the leaderboard page, the job status JSON
-and, fewer, system-output uploads (multipart, with the CSRF token of the
-form). Prints throughput and p50/p95/p99 latency per endpoint and the
-number of errors (any status other than the expected one). Stops after
-``--seconds`` whatever is left. Run by ``bin/loadtest``.
+number of requests per endpoint: the leaderboard page, the leaderboard page
+again with the ETag it was given (``If-None-Match``: 304 expected), the
+leaderboard API (JSON) and its revalidation, the job status JSON and,
+fewer, system-output uploads (multipart, with the CSRF token of the form).
+Prints throughput, p50/p95/p99 latency and the errors (any status other
+than the expected one) per endpoint and, given ``--server-pid`` (gunicorn's
+master), the CPU time (user + system) the web processes spent per request:
+read from ``/proc`` before and after each endpoint's requests, summed over
+the master and its workers. Stops after ``--seconds`` whatever is left. Run
+by ``bin/loadtest``.
 """
 
 from __future__ import annotations
 
 import argparse
 import http.cookiejar
+import os
 import re
 import statistics
 import sys
@@ -59,8 +65,18 @@ class Client:
         except urllib.error.HTTPError as error:
             return error.code, error.read()
 
-    def get(self, path: str) -> tuple[int, bytes]:
-        return self.request(urllib.request.Request(self.base + path))
+    def get(self, path: str, headers: dict | None = None) -> tuple[int, bytes]:
+        return self.request(
+            urllib.request.Request(self.base + path, headers=headers or {})
+        )
+
+    def etag(self, path: str, headers: dict | None = None) -> str | None:
+        """The ETag a GET of ``path`` answers with, if any (the load test's
+        revalidations send it back)."""
+        request = urllib.request.Request(self.base + path, headers=headers or {})
+        with self.opener.open(request, timeout=30) as response:
+            response.read()
+            return response.headers.get("ETag")
 
     def csrf_token(self, path: str) -> str:
         status, body = self.get(path)
@@ -105,6 +121,28 @@ class Client:
         return self.request(request)
 
 
+def web_cpu_seconds(master: int) -> float:
+    """User + system CPU of gunicorn's master and its live workers, and of
+    workers that ended and were reaped (the master's children times)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                # The command may hold spaces: the fields follow its ")".
+                fields = stat.read().rpartition(")")[2].split()
+        except OSError:  # the process ended meanwhile
+            continue
+        pid, ppid = int(entry), int(fields[1])
+        if pid == master:  # utime, stime, cutime, cstime
+            total += sum(int(value) for value in fields[11:15])
+        elif ppid == master:
+            total += int(fields[11]) + int(fields[12])
+    return total / ticks
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
@@ -121,6 +159,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--requests", type=int, default=1000, help="per endpoint")
     parser.add_argument("--uploads", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=120, help="time bound")
+    parser.add_argument(
+        "--server-pid", type=int, help="gunicorn's master: print CPU per request"
+    )
     args = parser.parse_args(argv)
     if urllib.parse.urlparse(args.url).hostname not in ("127.0.0.1", "localhost"):
         raise SystemExit("the load test only runs against loopback")
@@ -132,8 +173,23 @@ def main(argv: list[str] | None = None) -> int:
     hypotheses = "\n".join(f"hypothesis {i}" for i in range(4)).encode() + b"\n"
     uploaded = iter(range(args.uploads))
 
+    page_path = f"/test-sets/{args.test_set}/"
+    api_path = f"/api/v1/test-sets/{args.test_set}/leaderboard"
+    as_json = {"Accept": "application/json"}
+    page_etag = clients[0].etag(page_path)
+    api_etag = clients[0].etag(api_path, as_json)
+
     def leaderboard(client: Client) -> bool:
-        return client.get(f"/test-sets/{args.test_set}/")[0] == 200
+        return client.get(page_path)[0] == 200
+
+    def leaderboard_304(client: Client) -> bool:
+        return client.get(page_path, {"If-None-Match": page_etag})[0] == 304
+
+    def api(client: Client) -> bool:
+        return client.get(api_path, as_json)[0] == 200
+
+    def api_304(client: Client) -> bool:
+        return client.get(api_path, {**as_json, "If-None-Match": api_etag})[0] == 304
 
     def job_status(client: Client) -> bool:
         return client.get(f"/jobs/{args.job}/status.json")[0] == 200
@@ -150,16 +206,28 @@ def main(argv: list[str] | None = None) -> int:
 
     deadline = time.monotonic() + args.seconds
     lock = threading.Lock()
-    print(f"{args.clients} clients on {args.url}; bounded to {args.seconds:g} s")
+    with open("/proc/loadavg") as loadavg:
+        load = " ".join(loadavg.read().split()[:3])
     print(
-        f"{'endpoint':<14}{'requests':>9}{'errors':>8}{'req/s':>9}"
+        f"{args.clients} clients on {args.url}; bounded to {args.seconds:g} s; "
+        f"load average {load} at the start"
+    )
+    print(
+        f"{'endpoint':<18}{'requests':>9}{'errors':>8}{'req/s':>9}"
         f"{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}"
+        + (f"{'CPU ms/req':>12}" if args.server_pid else "")
     )
     for name, call, count in (
         ("leaderboard", leaderboard, args.requests),
+        ("leaderboard 304", leaderboard_304, args.requests),
+        ("API leaderboard", api, args.requests),
+        ("API 304", api_304, args.requests),
         ("job status", job_status, args.requests),
         ("upload", upload, args.uploads),
     ):
+        if name.endswith("304") and not (page_etag and api_etag):
+            print(f"{name:<18} not run: the server sent no ETag")
+            continue
         latencies: list[float] = []
         errors = [0]
 
@@ -173,19 +241,24 @@ def main(argv: list[str] | None = None) -> int:
                 latencies.append(elapsed)
                 errors[0] += not ok
 
+        cpu_before = web_cpu_seconds(args.server_pid) if args.server_pid else 0.0
         started = time.perf_counter()
         with ThreadPoolExecutor(max_workers=args.clients) as pool:
             list(pool.map(one, range(count)))
         wall = time.perf_counter() - started
         if not latencies:
-            print(f"{name:<14} not run: the time bound was reached")
+            print(f"{name:<18} not run: the time bound was reached")
             continue
+        cpu = ""
+        if args.server_pid:
+            spent = web_cpu_seconds(args.server_pid) - cpu_before
+            cpu = f"{1000 * spent / len(latencies):>12.2f}"
         print(
-            f"{name:<14}{len(latencies):>9}{errors[0]:>8}"
+            f"{name:<18}{len(latencies):>9}{errors[0]:>8}"
             f"{len(latencies) / wall:>9.1f}"
             f"{1000 * statistics.median(latencies):>9.0f}"
             f"{1000 * percentile(latencies, 95):>9.0f}"
-            f"{1000 * percentile(latencies, 99):>9.0f}"
+            f"{1000 * percentile(latencies, 99):>9.0f}" + cpu
         )
     return 0
 

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from django.db.models import Count
+from django.http import HttpResponse
 from django.utils.datastructures import MultiValueDict
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -17,6 +19,14 @@ from mtdash.api.uploads import StreamedUploadsMixin
 from mtdash.evaluation.access import teams_of, test_sets_of
 from mtdash.evaluation.forms import SystemOutputUploadForm, TestSetUploadForm
 from mtdash.evaluation.leaderboard.build import Leaderboard, build_leaderboard
+from mtdash.evaluation.leaderboard.stored import (
+    LeaderboardQuery,
+    not_modified,
+    revalidated,
+    stored_rendering,
+    with_validator,
+)
+from mtdash.evaluation.leaderboard.version import leaderboard_version
 from mtdash.evaluation.services.corpus_files import FORMAT_CHOICES
 
 ERRORS = OpenApiResponse(serializers.ErrorsSerializer, "errors, naming file and line")
@@ -172,9 +182,24 @@ class TestSetLeaderboard(APIView):
     )
     def get(self, request, pk: int):
         test_set = scoped_or_404(test_sets_of(request.user), pk)
-        board = requested_leaderboard(request, test_set)
         p_values = request.query_params.get("p_values", "") in ("1", "true", "yes")
-        return Response(representations.leaderboard(board, p_values=p_values))
+        if not isinstance(request.accepted_renderer, JSONRenderer):
+            # The browsable API renders the object itself.
+            board = requested_leaderboard(request, test_set)
+            return Response(representations.leaderboard(board, p_values=p_values))
+        version = leaderboard_version(test_set)
+        query = LeaderboardQuery.of(request.query_params, p_values)
+
+        def build() -> bytes:  # the bytes JSONRenderer would write
+            board = requested_leaderboard(request, test_set)
+            body = representations.leaderboard(board, p_values=p_values)
+            return JSONRenderer().render(body)
+
+        stored = stored_rendering(test_set, version, "api", query, build)
+        if not_modified(request, stored.etag):
+            return revalidated(stored.etag)
+        response = HttpResponse(stored.value, content_type="application/json")
+        return with_validator(response, stored.etag)
 
 
 class OutputCreate(StreamedUploadsMixin, APIView):

@@ -1,22 +1,19 @@
-"""The leaderboard part of a test set's page, rendered once per state of its data.
+"""A test set's page content: the leaderboard with its charts, the header
+and the links, rendered once per version of the data and query.
 
 Rendering a leaderboard of 50 systems x 20 metrics costs tens of
 milliseconds (a thousand cells through the template engine); the data behind
 it changes only when an output is added, a job changes status or scores are
-saved (computed here or imported as an external metric). So the rendered
-fragment and its chart are cached under a key that digests exactly those
-inputs (five small queries): any change gives a new
-key, so a cached page is never stale, and old keys simply expire.
+saved (computed here or imported as an external metric). So the content is
+rendered once per version (:mod:`.version`) and stored (:mod:`.stored`);
+each request then only renders the top bar around it.
 """
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
-from django.core.cache import cache
-from django.db.models import Count, Max
 from django.template.loader import render_to_string
 
 from mtdash.evaluation.leaderboard.build import Leaderboard, build_leaderboard
@@ -25,117 +22,62 @@ from mtdash.evaluation.leaderboard.figures import (
     precision_figure,
     rank_figure,
 )
-from mtdash.evaluation.leaderboard.significance import DEFAULT_TEST, chosen_test
+from mtdash.evaluation.leaderboard.refresh import leaderboard_state
+from mtdash.evaluation.leaderboard.significance import DEFAULT_TEST
+from mtdash.evaluation.leaderboard.stored import LeaderboardQuery
+from mtdash.evaluation.leaderboard.version import LeaderboardVersion
 from mtdash.evaluation.models import (
     ComparisonJob,
     CorpusScore,
-    ExternalCorpusScore,
-    ExternalMetric,
-    MetricComparison,
-    ScoringJob,
     SystemOutput,
     TestSet,
 )
-from scoring import __version__ as SCORING_VERSION
 from scoring.stats import DEFAULT_CORRECTION
 
-CACHE_SECONDS = 600
 # The corrections for multiple comparisons a reader can switch between.
 CORRECTION_CHOICES = (("holm", "Holm"), ("bonferroni", "Bonferroni"), ("none", "none"))
 
 
 @dataclass(frozen=True)
-class LeaderboardFragment:
-    html: str  # rendered by evaluation/_leaderboard.html (autoescaped)
+class PageContent:
+    html: str  # rendered by evaluation/_test_set_content.html (autoescaped)
     has_figure: bool
 
 
-def leaderboard_cache_key(
-    test_set: TestSet,
-    rank_by: str | None,
-    test: str | None = None,
-    correction: str | None = None,
-) -> str:
-    """A key that changes whenever anything the fragment shows changes."""
-    outputs = list(
-        SystemOutput.objects.filter(test_set=test_set)
-        .order_by("pk")
-        .values_list("pk", "system__name", "hidden")
+def page_content(
+    test_set: TestSet, version: LeaderboardVersion, query: LeaderboardQuery
+) -> PageContent:
+    """The page below its top bar, for ``query`` at ``version``: the same for
+    every member of the test set's team (nothing here names the reader)."""
+    rank_by = query.metric
+    leaderboard = build_leaderboard(
+        test_set, rank_by=rank_by, test=query.test, correction=query.correction
     )
-    jobs = list(
-        ScoringJob.objects.filter(output__test_set=test_set)
-        .order_by("pk")
-        .values_list("pk", "status")
+    figure = leaderboard_figure(leaderboard)
+    html = render_to_string(
+        "evaluation/_test_set_content.html",
+        {
+            "test_set": test_set,
+            "n_segments": version.n_segments,
+            "reference_labels": version.reference_labels,
+            "leaderboard_state": leaderboard_state(version, query),
+            "status_query": "?" + urlencode(query.items()) if query.items() else "",
+            "leaderboard": leaderboard,
+            "figure": figure,
+            "rank_figure": rank_figure(leaderboard) if figure else None,
+            "precision_figure": precision_figure(_bleu_details(leaderboard))
+            if figure
+            else None,
+            "rank_by": rank_by or "",
+            "hidden_outputs": SystemOutput.objects.filter(
+                test_set=test_set, hidden=True
+            ).select_related("system"),
+            "comparison_pending": comparison_pending(test_set),
+            "corrections": CORRECTION_CHOICES,
+            "export_query": export_query(rank_by, leaderboard),
+        },
     )
-    scores = CorpusScore.objects.filter(output__test_set=test_set).aggregate(
-        n=Count("pk"), last_pk=Max("pk"), last_computed=Max("computed_at")
-    )
-    # Imported scores are only ever added (or deleted with their metric or
-    # output): their count and last id tell every change.
-    external = ExternalCorpusScore.objects.filter(metric__test_set=test_set).aggregate(
-        n=Count("pk"), last_pk=Max("pk")
-    )
-    external["metrics"] = list(  # a description edited in the admin shows too
-        ExternalMetric.objects.filter(test_set=test_set)
-        .order_by("pk")
-        .values_list("pk", "name", "description", "higher_is_better")
-    )
-    comparisons = MetricComparison.objects.filter(test_set=test_set).aggregate(
-        n=Count("pk"), last_pk=Max("pk"), last_computed=Max("computed_at")
-    )
-    state = repr(
-        (
-            comparison_pending(test_set),
-            sorted(comparisons.items()),
-            chosen_test(test),
-            correction,
-            outputs,
-            jobs,
-            sorted(scores.items()),
-            sorted(external.items()),
-            rank_by,
-            SCORING_VERSION,
-        )
-    )
-    digest = hashlib.sha256(state.encode("utf-8")).hexdigest()[:32]
-    return f"leaderboard:{test_set.pk}:{digest}"
-
-
-def leaderboard_fragment(
-    test_set: TestSet,
-    rank_by: str | None,
-    test: str | None = None,
-    correction: str | None = None,
-) -> LeaderboardFragment:
-    key = leaderboard_cache_key(test_set, rank_by, test, correction)
-    fragment = cache.get(key)
-    if fragment is None:
-        leaderboard = build_leaderboard(
-            test_set, rank_by=rank_by, test=test, correction=correction
-        )
-        figure = leaderboard_figure(leaderboard)
-        html = render_to_string(
-            "evaluation/_leaderboard.html",
-            {
-                "test_set": test_set,
-                "leaderboard": leaderboard,
-                "figure": figure,
-                "rank_figure": rank_figure(leaderboard) if figure else None,
-                "precision_figure": precision_figure(_bleu_details(leaderboard))
-                if figure
-                else None,
-                "rank_by": rank_by or "",
-                "hidden_outputs": SystemOutput.objects.filter(
-                    test_set=test_set, hidden=True
-                ).select_related("system"),
-                "comparison_pending": comparison_pending(test_set),
-                "corrections": CORRECTION_CHOICES,
-                "export_query": export_query(rank_by, leaderboard),
-            },
-        )
-        fragment = LeaderboardFragment(html=html, has_figure=bool(figure))
-        cache.set(key, fragment, CACHE_SECONDS)
-    return fragment
+    return PageContent(html=html, has_figure=bool(figure))
 
 
 def export_query(rank_by: str | None, leaderboard: Leaderboard) -> str:

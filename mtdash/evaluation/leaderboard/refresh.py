@@ -5,19 +5,17 @@ out of date."""
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
-from mtdash.evaluation.leaderboard.page import (
-    comparison_pending,
-    leaderboard_cache_key,
-)
-from mtdash.evaluation.models import ScoringJob, TestSet
+from mtdash.evaluation.leaderboard.stored import LeaderboardQuery
+from mtdash.evaluation.leaderboard.version import LeaderboardVersion
 
 
 @dataclass(frozen=True)
 class LeaderboardState:
-    # Digest of everything the leaderboard shows (its cache key): a page
-    # that rendered another one is out of date.
+    # Digest of the data's version and the page's query: a page that
+    # rendered another one is out of date.
     state: str
     # A worker will change it: scoring jobs unfinished or statistics pending.
     pending: bool
@@ -27,16 +25,11 @@ class LeaderboardState:
 
 
 def leaderboard_state(
-    test_set: TestSet,
-    rank_by: str | None,
-    test: str | None = None,
-    correction: str | None = None,
+    version: LeaderboardVersion, query: LeaderboardQuery
 ) -> LeaderboardState:
-    """The state of the leaderboard as ranked by the page's query."""
-    scoring = ScoringJob.objects.filter(output__test_set=test_set).unfinished()
+    """The state of the leaderboard at ``version`` as ranked by ``query``."""
+    text = repr((version.digest, query.key()))
     return LeaderboardState(
-        state=leaderboard_cache_key(test_set, rank_by, test, correction).rsplit(":", 1)[
-            -1
-        ],
-        pending=comparison_pending(test_set) or scoring.exists(),
+        state=hashlib.sha256(text.encode("utf-8")).hexdigest()[:32],
+        pending=version.pending,
     )

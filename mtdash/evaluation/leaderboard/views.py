@@ -5,6 +5,7 @@ polls while statistics are pending."""
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
+from django.contrib.messages import get_messages
 from django.http import Http404, JsonResponse
 from django.shortcuts import render
 from django.utils.safestring import mark_safe
@@ -12,45 +13,44 @@ from django.views.decorators.http import require_GET
 
 from mtdash.common.responses import download_response
 from mtdash.evaluation import access
-from mtdash.evaluation.forms import MetricSelectionForm
 from mtdash.evaluation.leaderboard import exports
 from mtdash.evaluation.leaderboard.build import build_leaderboard
-from mtdash.evaluation.leaderboard.page import (
-    CORRECTION_CHOICES,
-    leaderboard_fragment,
-)
+from mtdash.evaluation.leaderboard.page import CORRECTION_CHOICES, page_content
 from mtdash.evaluation.leaderboard.pvalues import compared_columns, pvalue_matrix
 from mtdash.evaluation.leaderboard.refresh import leaderboard_state
+from mtdash.evaluation.leaderboard.stored import (
+    LeaderboardQuery,
+    not_modified,
+    personal_etag,
+    revalidated,
+    stored_rendering,
+    with_validator,
+)
+from mtdash.evaluation.leaderboard.version import leaderboard_version
 
 
 @login_required
 @require_GET
 def test_set_detail(request, pk: int):
+    """The stored content of the page inside the top bar rendered for the
+    reader; 304 when the reader's copy is current."""
     test_set = access.get_test_set(request.user, pk)
-    fragment = leaderboard_fragment(
-        test_set,
-        request.GET.get("metric"),
-        request.GET.get("test"),
-        request.GET.get("correction"),
+    version = leaderboard_version(test_set)
+    query = LeaderboardQuery.of(request.GET)
+    stored = stored_rendering(
+        test_set, version, "page", query, lambda: page_content(test_set, version, query)
     )
+    # A page carrying one-off messages ("Queued the job again") is not reused.
+    etag = None if len(get_messages(request)) else personal_etag(stored.etag, request)
+    if etag and not_modified(request, etag):
+        return revalidated(etag)
     context = {
         "test_set": test_set,
-        "leaderboard_html": mark_safe(fragment.html),  # rendered with autoescape
-        # Polled by leaderboard_refresh.js while workers will change the table.
-        "leaderboard_state": leaderboard_state(
-            test_set,
-            request.GET.get("metric"),
-            request.GET.get("test"),
-            request.GET.get("correction"),
-        ),
-        "figure": fragment.has_figure,
-        "rescore_form": MetricSelectionForm(test_set=test_set),
-        "n_segments": test_set.segments.count(),
-        "reference_labels": list(
-            test_set.reference_sets.values_list("label", flat=True)
-        ),
+        "content": mark_safe(stored.value.html),  # rendered with autoescape
+        "figure": stored.value.has_figure,
     }
-    return render(request, "evaluation/test_set_detail.html", context)
+    response = render(request, "evaluation/test_set_detail.html", context)
+    return with_validator(response, etag) if etag else response
 
 
 @login_required
@@ -99,10 +99,6 @@ def leaderboard_status(request, pk: int):
     """``{"state": ..., "pending": ...}`` for the page's query (``?metric=``,
     ``?test=``, ``?correction=``)."""
     test_set = access.get_test_set(request.user, pk)
-    state = leaderboard_state(
-        test_set,
-        request.GET.get("metric"),
-        request.GET.get("test"),
-        request.GET.get("correction"),
-    )
+    version = leaderboard_version(test_set)
+    state = leaderboard_state(version, LeaderboardQuery.of(request.GET))
     return JsonResponse(state.to_dict())
