@@ -9,7 +9,9 @@ n-best list gzip-compressed), and then
    streaming handler, the worker's complete check) into a test set of its
    own, in a team of its own;
 2. runs the ORANGE job of the 34 paper variants on ``n_workers`` real Celery
-   worker processes (started here, warmed at start-up as in production);
+   worker processes (started here; the metrics' kernels compiled into
+   Numba's cache first, as ``bin/run`` does for the demo's, so each worker
+   process's first chunk loads them: a second or two, in the job's time);
 3. runs ``python -m scoring orange`` on the same files and metrics.
 
 It returns the times; :func:`format_report` prints the job's wall time next
@@ -122,9 +124,19 @@ def database_url() -> str:
     return f"postgres://{credentials}{host}:{port}/{data['NAME']}"
 
 
-def start_workers(n_workers: int, log_dir: Path) -> list[subprocess.Popen]:
+def start_workers(
+    n_workers: int, log_dir: Path, metrics: tuple[str, ...] = ()
+) -> list[subprocess.Popen]:
     """``n_workers`` Celery workers (one task at a time each) on this
-    process's broker and database; returns once every one is ready."""
+    process's broker and database, the kernels of ``metrics`` compiled into
+    Numba's cache first; returns once every one is ready."""
+    if metrics:
+        subprocess.run(
+            [sys.executable, "-m", "scoring.orange.precompile", *metrics],
+            cwd=PROJECT_ROOT,
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
     env = dict(
         os.environ,
         REDIS_URL=str(celery_app.conf.broker_url),
@@ -145,19 +157,13 @@ def start_workers(n_workers: int, log_dir: Path) -> list[subprocess.Popen]:
                 )
             )
         logs.append(log)
-    # Ready, and their pool process has warmed the kernels (it does so after
-    # the worker says "ready."): the job is timed on warm workers.
     deadline = time.monotonic() + 900
-    while not all(_warm(log.read_text()) for log in logs):
+    while not all("ready." in log.read_text() for log in logs):
         if time.monotonic() > deadline or any(p.poll() is not None for p in processes):
             stop_workers(processes)
             raise RuntimeError("a benchmark worker did not start; see " + str(log_dir))
         time.sleep(0.2)
     return processes
-
-
-def _warm(log: str) -> bool:
-    return "ready." in log and "batch kernels ready in" in log
 
 
 def stop_workers(processes: list[subprocess.Popen]) -> None:
@@ -197,7 +203,7 @@ def bench_orange_job(
         try:
             user = _bench_user(team)
             test_set = _test_set(team, user, files.reference_paths)
-            workers = start_workers(n_workers, Path(work))
+            workers = start_workers(n_workers, Path(work), metrics)
             try:
                 timed = _through_the_web(
                     user, test_set, files.nbest_path, metrics, n_bootstrap, timeout
