@@ -5,16 +5,23 @@ Rendering a leaderboard of 50 systems x 20 metrics costs tens of
 milliseconds (a thousand cells through the template engine); the data behind
 it changes only when an output is added, a job changes status or scores are
 saved (computed here or imported as an external metric). So the content is
-rendered once per version (:mod:`.version`) and stored (:mod:`.stored`);
-each request then only renders the top bar around it.
+rendered once per version (:mod:`.version`) and stored (:mod:`.stored`),
+as the whole document with two marks where the top bar names the reader
+and carries their CSRF token: a request fills them in (two string
+replacements), so serving costs no template rendering at all.
 """
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
+from django.http import HttpRequest
+from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
 
 from mtdash.evaluation.leaderboard.build import Leaderboard, build_leaderboard
 from mtdash.evaluation.leaderboard.figures import (
@@ -42,6 +49,52 @@ CORRECTION_CHOICES = (("holm", "Holm"), ("bonferroni", "Bonferroni"), ("none", "
 class PageContent:
     html: str  # rendered by evaluation/_test_set_content.html (autoescaped)
     has_figure: bool
+
+
+@dataclass(frozen=True)
+class StoredPage:
+    content: PageContent
+    # The whole page for any reader: ``user-<mark>`` and ``csrf-<mark>``
+    # stand where the top bar shows the reader's name and CSRF token. The
+    # mark is random per rendering, so no text of a test set can forge one.
+    document: str
+    mark: str
+
+
+@dataclass(frozen=True)
+class _Reader:
+    """Who the stored document's top bar shows: a mark filled in later."""
+
+    username: str
+    is_authenticated: bool = True
+
+
+def stored_page(
+    test_set: TestSet, version: LeaderboardVersion, query: LeaderboardQuery
+) -> StoredPage:
+    content = page_content(test_set, version, query)
+    mark = secrets.token_hex(16)
+    document = render_to_string(
+        "evaluation/test_set_detail.html",
+        {
+            "test_set": test_set,
+            "content": mark_safe(content.html),  # rendered with autoescape
+            "figure": content.has_figure,
+            "user": _Reader(f"user-{mark}"),
+            "csrf_token": f"csrf-{mark}",
+            "messages": (),
+        },
+    )
+    return StoredPage(content, document, mark)
+
+
+def personal_document(page: StoredPage, request: HttpRequest) -> str:
+    """The stored document with the reader's name and CSRF token in the top
+    bar (which comes before anything a test set's data puts in the page)."""
+    named = page.document.replace(
+        f"user-{page.mark}", escape(request.user.get_username()), 1
+    )
+    return named.replace(f"csrf-{page.mark}", get_token(request), 1)
 
 
 def page_content(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.contrib.messages import get_messages
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
@@ -15,7 +15,11 @@ from mtdash.common.responses import download_response
 from mtdash.evaluation import access
 from mtdash.evaluation.leaderboard import exports
 from mtdash.evaluation.leaderboard.build import build_leaderboard
-from mtdash.evaluation.leaderboard.page import CORRECTION_CHOICES, page_content
+from mtdash.evaluation.leaderboard.page import (
+    CORRECTION_CHOICES,
+    personal_document,
+    stored_page,
+)
 from mtdash.evaluation.leaderboard.pvalues import compared_columns, pvalue_matrix
 from mtdash.evaluation.leaderboard.refresh import leaderboard_state
 from mtdash.evaluation.leaderboard.stored import (
@@ -32,25 +36,27 @@ from mtdash.evaluation.leaderboard.version import leaderboard_version
 @login_required
 @require_GET
 def test_set_detail(request, pk: int):
-    """The stored content of the page inside the top bar rendered for the
-    reader; 304 when the reader's copy is current."""
+    """The stored page with the reader filled in; 304 when the reader's copy
+    is current."""
     test_set = access.get_test_set(request.user, pk)
     version = leaderboard_version(test_set)
     query = LeaderboardQuery.of(request.GET)
     stored = stored_rendering(
-        test_set, version, "page", query, lambda: page_content(test_set, version, query)
+        test_set, version, "page", query, lambda: stored_page(test_set, version, query)
     )
-    # A page carrying one-off messages ("Queued the job again") is not reused.
-    etag = None if len(get_messages(request)) else personal_etag(stored.etag, request)
-    if etag and not_modified(request, etag):
+    if len(get_messages(request)):
+        # One-off messages ("Queued the job again"): rendered in full, and
+        # never confirmed by a 304 of a page without them.
+        context = {
+            "test_set": test_set,
+            "content": mark_safe(stored.value.content.html),  # autoescaped
+            "figure": stored.value.content.has_figure,
+        }
+        return render(request, "evaluation/test_set_detail.html", context)
+    etag = personal_etag(stored.etag, request)
+    if not_modified(request, etag):
         return revalidated(etag)
-    context = {
-        "test_set": test_set,
-        "content": mark_safe(stored.value.html),  # rendered with autoescape
-        "figure": stored.value.has_figure,
-    }
-    response = render(request, "evaluation/test_set_detail.html", context)
-    return with_validator(response, etag) if etag else response
+    return with_validator(HttpResponse(personal_document(stored.value, request)), etag)
 
 
 @login_required
