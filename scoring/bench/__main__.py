@@ -26,6 +26,12 @@
    permutations (``--permutations``): the library's six tasks one by one
    and pooled over two test sets, then ``python -m scoring correlate`` end
    to end, against the 60 s target (:mod:`scoring.bench.meta_evaluation`).
+7. ``firstrun`` (only when asked, ``--only firstrun``): a newcomer's first
+   ``python -m scoring orange`` with BLEU and ROUGE-L on 100 x 10-best, in a
+   child process with an empty Numba cache, then warm, and the kernels that
+   cold run compiled with their own seconds (:mod:`scoring.bench.first_run`;
+   target: ≤ 20 s cold). ``python -m mtdash.bench.first_run`` times the
+   first ``bin/run`` the same way.
 
 Options: ``--only PART`` (repeatable) runs some parts; ``--sentences N``
 scales the corpora down (tests run a tiny version); ``--workers N``;
@@ -47,6 +53,8 @@ from scoring.bench.synthetic import PAPER_1024_BEST, make_corpus
 from scoring.orange.batched import available_cpus
 
 PARTS = ("throughput", "suite1024", "suite16384", "metrics", "meta")
+# Parts run only when named with --only.
+ON_REQUEST = ("firstrun",)
 THROUGHPUT_SENTENCES = 32
 THROUGHPUT_SAMPLE = 2000
 
@@ -56,7 +64,10 @@ def _parser() -> argparse.ArgumentParser:
         prog="python -m scoring.bench", description=__doc__.split("\n")[0]
     )
     parser.add_argument(
-        "--only", action="append", choices=PARTS, help="run only this part (repeatable)"
+        "--only",
+        action="append",
+        choices=PARTS + ON_REQUEST,
+        help="run only this part (repeatable)",
     )
     parser.add_argument(
         "--sentences", type=int, help="sentences per corpus (default: the paper's)"
@@ -151,8 +162,8 @@ def main(argv: list[str] | None = None) -> int:
         f"load average {', '.join(f'{x:.1f}' for x in os.getloadavg())}\n\n"
     )
     # The meta part uses no compiled kernel (and their memory would count in
-    # its peak).
-    if set(parts) != {"meta"}:
+    # its peak); the first-run part compiles in children of its own.
+    if set(parts) - {"meta", "firstrun"}:
         seconds = warm_up()
         source = "loaded from Numba's cache" if warm_up_from_cache() else "compiled"
         out.write(f"kernels: first call {seconds:.1f} s ({source})\n")
@@ -231,6 +242,10 @@ def main(argv: list[str] | None = None) -> int:
             spec, n_permutations=arguments.permutations, log=sys.stderr
         )
         out.write("\n" + format_meta_evaluation(run) + "\n")
+    if "firstrun" in parts:
+        from scoring.bench.first_run import format_first_run, time_first_run
+
+        out.write(format_first_run(time_first_run()) + "\n")
     return 0
 
 
