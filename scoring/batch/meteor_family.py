@@ -18,6 +18,8 @@ are scored by the metric's Python code.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -28,7 +30,12 @@ from scoring.batch.kernels_meteor import meteor_pair_rows
 from scoring.batch.meteor_lexicon import lexicon_for
 from scoring.batch.subsets import membership, subset_first_best
 from scoring.metrics.meteor.metric import Meteor
-from scoring.metrics.meteor.normalize import meteor_words
+from scoring.metrics.meteor.normalize import (
+    _java_trim,
+    java_tokens,
+    meteor_words,
+    normalize_line,
+)
 from scoring.metrics.meteor.stages import EXACT
 
 
@@ -43,6 +50,78 @@ class MeteorWords:
 
     def __call__(self, text: str) -> tuple[str, ...]:
         return meteor_words(text, self.lang, self.norm, self.lowercase)
+
+    def many(self, texts: Sequence[str]) -> list[tuple[str, ...]]:
+        """``[self(text) for text in texts]``, normalising many texts in one
+        pass (:func:`normalize_many`): METEOR's ``-norm`` one text at a time
+        cost about 70 us a candidate."""
+        if not self.norm:
+            return [self(text) for text in texts]
+        lines = normalize_many(texts, self.lang)
+        return [_split_normalized(line.lower()) for line in lines]
+
+
+# Normalised text has single spaces between words and none at the ends, so
+# StringTokenizer's split is str.split(" ") unless it holds its other four.
+_OTHER_SPLITS = re.compile("[\t\n\r\f]")
+
+
+def _split_normalized(line: str) -> tuple[str, ...]:
+    """``java_tokens(line)`` of a normalised line."""
+    if _OTHER_SPLITS.search(line):
+        return java_tokens(line)
+    return tuple(line.split(" ")) if line else ()
+
+
+# Joins texts for one normalisation pass; METEOR's rules make it a word of
+# its own, which no rule reads (see normalize_many).
+_SEPARATOR = "\x00"
+_NORMALIZE_ONE = normalize_line.__wrapped__  # uncached: joined texts are big
+
+
+def normalize_many(
+    texts: Sequence[str], language: str, block_characters: int = 1 << 22
+) -> list[str]:
+    """``normalize_line(text, language)`` of each text, the texts joined by
+    ``" \\x00 "`` and normalised together (blocks of about
+    ``block_characters``). Exact because every rule of METEOR's ``-norm`` reads
+    at most one character either side of what it rewrites, and each text sits
+    between spaces as ``normalize_line`` pads it: the separator is split off
+    as a word of its own (it is not alphanumeric), is no word's final period's
+    follower that any rule cares about (it starts with neither a lowercase
+    letter nor a digit, as a text's last word has no follower at all), and
+    the spaces around it keep one text's matches from reaching the next.
+    Texts holding the separator are normalised one by one."""
+    results: list[str | None] = [None] * len(texts)
+    block: list[int] = []
+    size = 0
+
+    def flush() -> None:
+        if not block:
+            return
+        joined = _NORMALIZE_ONE(
+            f" {_SEPARATOR} ".join(texts[i] for i in block), language
+        )
+        pieces = joined.split(_SEPARATOR)
+        if len(pieces) != len(block):  # cannot happen (see above); be exact anyway
+            for i in block:
+                results[i] = normalize_line(texts[i], language)
+        else:
+            for i, piece in zip(block, pieces):
+                results[i] = _java_trim(piece)
+        block.clear()
+
+    for index, text in enumerate(texts):
+        if _SEPARATOR in text:
+            results[index] = normalize_line(text, language)
+            continue
+        block.append(index)
+        size += len(text) + 3
+        if size >= block_characters:
+            flush()
+            size = 0
+    flush()
+    return results  # type: ignore[return-value]
 
 
 def pair_rows(metric: Meteor, grid: PairGrid) -> np.ndarray:

@@ -59,22 +59,26 @@ class TextSource:
 
     def grids(self, view: Hashable, start: int, stop: int) -> tuple[PairGrid, PairGrid]:
         # Here, not at the top: token_views imports this module.
-        from scoring.orange.token_views import splits_at_whitespace, texts_tokens
+        from scoring.orange.token_views import (
+            splits_at_whitespace,
+            texts_tokens,
+            whole_texts_tokens,
+        )
 
         candidates, references = (
             self.candidates[start:stop],
             self.references[start:stop],
         )
         tokenize: Callable[[str], Sequence[str]] = view  # type: ignore[assignment]
+        texts = [text for group in candidates for text in group]
+        interner = TokenInterner()
         found = None
         if splits_at_whitespace(view):  # each distinct word tokenised once
-            interner = TokenInterner()
             found = texts_tokens(
-                [text for group in candidates for text in group],
-                view,
-                interner,
-                self._word_tokens.setdefault(view, {}),
+                texts, view, interner, self._word_tokens.setdefault(view, {})
             )
+        elif hasattr(view, "many"):  # tokenises many texts at once
+            found = whole_texts_tokens(texts, view, interner)
         if found is None:
             grid = grid_from_texts(candidates, references, tokenize)
         else:

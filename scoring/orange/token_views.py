@@ -9,7 +9,8 @@ tokenise each whitespace-separated word on its own:
     view(text) == concat(view(word) for word in text.split())
 
 holds for whitespace splitting, the 13a tokenizer (with or without case
-folding) and ROUGE's default preprocessing on them (whose punctuation filter
+folding), TER's words without normalising or dropping punctuation, and
+ROUGE's default preprocessing on them (whose punctuation filter
 and stemming act per token). Their rules look only at neighbouring
 characters, and every rule that looks across a space matches the same way
 at the space padding each word alone: splitting off ASCII punctuation,
@@ -32,12 +33,15 @@ import numpy as np
 
 from scoring.batch.grid import TokenInterner
 from scoring.metrics.rouge.preprocess import RougeTextProcessor
+from scoring.metrics.ter.preprocess import TerPreprocessor
 from scoring.orange.nbest_stream import NBestWords
 from scoring.orange.sources import PretokenizedSource, ViewTokens
 from scoring.tokenizers.registry import Mteval13aTokenizer, WhitespaceTokenizer
 
 # Words gathered per NumPy step: bounds the index arrays (8 bytes a token).
 _WORDS_PER_STEP = 1 << 22
+# Candidate texts tokenised per step when a view reads whole texts.
+_TEXTS_PER_STEP = 1 << 15
 
 
 def splits_at_whitespace(view: Hashable) -> bool:
@@ -45,6 +49,8 @@ def splits_at_whitespace(view: Hashable) -> bool:
     (see the module docstring); other views get the exact per-text path."""
     if type(view) in (WhitespaceTokenizer, Mteval13aTokenizer):
         return True
+    if type(view) is TerPreprocessor:  # lower-cased and split, nothing else
+        return not (view.normalize or view.no_punct or view.tercom)
     return (
         type(view) is RougeTextProcessor
         and view.preprocess == "default"
@@ -96,13 +102,39 @@ def _candidate_tokens(
             return tokens.astype(np.int32, copy=False), nbest.word_offsets
         ends = np.concatenate(([0], np.cumsum(lengths[nbest.words])))
         return tokens.astype(np.int32, copy=False), ends[nbest.word_offsets]
-    pieces = [interner.intern(view(nbest.texts[c])) for c in range(nbest.n_candidates)]
-    lengths = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
-    tokens = np.fromiter(
-        (token for piece in pieces for token in piece),
-        dtype=np.int32,
-        count=int(lengths.sum()),
+    texts = nbest.texts
+    parts = [
+        whole_texts_tokens(
+            [texts[c] for c in range(start, min(start + _TEXTS_PER_STEP, n))],
+            view,
+            interner,
+        )
+        for n in [nbest.n_candidates]
+        for start in range(0, n, _TEXTS_PER_STEP)
+    ]
+    if not parts:
+        return np.zeros(0, dtype=np.int32), np.zeros(1, dtype=np.int64)
+    tokens = np.concatenate([part[0] for part in parts])
+    ends = np.cumsum([0] + [part[1][-1] for part in parts])
+    offsets = np.concatenate(
+        [[0]] + [part[1][1:] + end for part, end in zip(parts, ends[:-1])]
     )
+    return tokens, offsets.astype(np.int64)
+
+
+def whole_texts_tokens(
+    texts: Sequence[str], view, interner: TokenInterner
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(tokens (T,) int32, offsets (len(texts) + 1,) int64)``: each text
+    through the view itself, or its ``many`` (texts -> each one's tokens,
+    the same, e.g. METEOR's words normalised many texts at a time) when it
+    has one."""
+    many = getattr(view, "many", None)
+    pieces = many(texts) if many is not None else [view(text) for text in texts]
+    lengths = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
+    tokens = np.asarray(
+        interner.intern(chain.from_iterable(pieces)), dtype=np.int32
+    ).reshape(-1)
     return tokens, np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
 
 

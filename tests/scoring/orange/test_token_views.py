@@ -30,7 +30,10 @@ SPECS = (
     "rouge-s:d=4",
     "rouge-l:lowercase=false,punct=true",
     "rouge-l:stem=true",
+    "ter",
+    "ter:lowercase=false",
     "bleu:tokenize=intl",  # not split at whitespace: the exact per-text path
+    "ter:normalize=true",
 )
 VIEWS = {token_view(get_metric(spec)) for spec in SPECS}
 TRICKY = [
