@@ -15,12 +15,15 @@ first run on :data:`PROBE_SENTENCES` sentences estimates its time per
 sentence; if the paper-scale estimate exceeds the budget, the measured run
 uses as many sentences as fit in it, and the paper-scale time is
 extrapolated linearly (and labelled so). ``sentences`` caps the measured
-size outright (``--metric-sentences``).
+size outright (``--metric-sentences``). Each line gives the wall time, the
+process's CPU time in the same run (both cores' worth: the engine's chunks
+run on threads) and the 1-minute load average before it.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -56,6 +59,8 @@ class MetricTime:
     seconds: float  # measured
     orange: float | None  # percent, on the measured sentences
     error: str = ""
+    cpu_seconds: float = 0.0  # the process's CPU (user + sys) in the same run
+    load: float | None = None  # 1-minute load average before the run
 
     @property
     def paper_seconds(self) -> float:
@@ -67,15 +72,26 @@ class MetricTime:
         return self.sentences < self.paper_sentences
 
 
-def _orange_seconds(spec: str, candidates, references) -> tuple[float, float]:
+@dataclass(frozen=True)
+class _Run:
+    seconds: float
+    cpu_seconds: float
+    orange: float
+    load: float
+
+
+def _orange_seconds(spec: str, candidates, references) -> _Run:
     documents = document_ids(len(references))
     metric = prepare_metrics({spec: get_metric(spec)}, references, documents)
     options = OrangeOptions(curve_step=64, n_bootstrap=1000, seed=1)
-    started = time.perf_counter()
+    load = os.getloadavg()[0]
+    started, cpu = time.perf_counter(), time.process_time()
     result = orange_metrics(
         metric, candidates, references, options, document_ids=documents
     )[spec]
-    return time.perf_counter() - started, result.orange
+    return _Run(
+        time.perf_counter() - started, time.process_time() - cpu, result.orange, load
+    )
 
 
 def time_metric(
@@ -93,15 +109,22 @@ def time_metric(
     try:
         path = "batch engine" if on_engine(get_metric(spec)) else "pair by pair"
         probe = min(PROBE_SENTENCES, limit)
-        seconds, orange = _orange_seconds(spec, candidates[:probe], references[:probe])
+        run = _orange_seconds(spec, candidates[:probe], references[:probe])
         chosen = limit
-        if seconds * paper / probe > budget_seconds:
-            chosen = max(probe, min(limit, int(budget_seconds * probe / seconds)))
+        if run.seconds * paper / probe > budget_seconds:
+            chosen = max(probe, min(limit, int(budget_seconds * probe / run.seconds)))
         if chosen > probe:
-            seconds, orange = _orange_seconds(
-                spec, candidates[:chosen], references[:chosen]
-            )
-        return MetricTime(spec, path, chosen, paper, seconds, orange)
+            run = _orange_seconds(spec, candidates[:chosen], references[:chosen])
+        return MetricTime(
+            spec,
+            path,
+            chosen,
+            paper,
+            run.seconds,
+            run.orange,
+            cpu_seconds=run.cpu_seconds,
+            load=run.load,
+        )
     except Exception as error:  # a metric that cannot run here is reported
         return MetricTime(
             spec, "-", 0, paper, 0.0, None, f"{type(error).__name__}: {error}"
@@ -166,16 +189,17 @@ class _Padded(Sequence):
 def format_metric_times(times: Sequence[MetricTime]) -> str:
     """A table: metric, path, ORANGE on the measured part, paper-scale time."""
     lines = [
-        f"{'metric':<9} {'path':<13} {'measured on':>15} {'time':>9} "
-        f"{'paper scale':>18} {'ORANGE':>8}"
+        f"{'metric':<9} {'path':<13} {'measured on':>15} {'time':>9} {'CPU':>8} "
+        f"{'paper scale':>18} {'ORANGE':>8} {'load':>5}"
     ]
     for t in times:
         if t.error:
             lines.append(f"{t.spec:<9} failed: {t.error}")
             continue
         paper = f"{t.paper_seconds:,.1f} s" + (" (extrap.)" if t.extrapolated else "")
+        load = "" if t.load is None else f"{t.load:.1f}"
         lines.append(
             f"{t.spec:<9} {t.path:<13} {t.sentences:>5} sentences {t.seconds:>8.1f}s "
-            f"{paper:>18} {t.orange:>7.2f}%"
+            f"{t.cpu_seconds:>7.1f}s {paper:>18} {t.orange:>7.2f}% {load:>5}"
         )
     return "\n".join(lines)

@@ -69,3 +69,15 @@ def test_a_metric_that_cannot_run_is_reported_not_raised():
             "pair by pair",
         )
     )
+
+
+def test_each_metric_time_comes_with_its_cpu_time_and_load():
+    from scoring.bench.metric_times import format_metric_times
+
+    texts = [["a b c d e f g h", "a b"] * 50] * 2
+    references = [["a b c", "a c"]] * 2
+    timed = time_metric("ter", texts, references)
+    assert timed.cpu_seconds > 0 and timed.load is not None and timed.load >= 0
+    header, line = format_metric_times([timed]).splitlines()
+    assert "CPU" in header and "load" in header
+    assert f"{timed.cpu_seconds:.1f}s" in line and f"{timed.load:.1f}" in line
