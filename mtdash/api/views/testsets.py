@@ -22,8 +22,9 @@ from mtdash.evaluation.leaderboard.build import Leaderboard, build_leaderboard
 from mtdash.evaluation.leaderboard.stored import (
     LeaderboardQuery,
     not_modified,
+    rendering,
     revalidated,
-    stored_rendering,
+    stored_value,
     with_validator,
 )
 from mtdash.evaluation.leaderboard.version import leaderboard_version
@@ -195,11 +196,12 @@ class TestSetLeaderboard(APIView):
             body = representations.leaderboard(board, p_values=p_values)
             return JSONRenderer().render(body)
 
-        stored = stored_rendering(test_set, version, "api", query, build)
-        if not_modified(request, stored.etag):
-            return revalidated(stored.etag)
-        response = HttpResponse(stored.value, content_type="application/json")
-        return with_validator(response, stored.etag)
+        wanted = rendering(test_set, version, "api", query)
+        if not_modified(request, wanted.etag):
+            return revalidated(wanted.etag)
+        body = stored_value(wanted, build)
+        response = HttpResponse(body, content_type="application/json")
+        return with_validator(response, wanted.etag)
 
 
 class OutputCreate(StreamedUploadsMixin, APIView):

@@ -1,19 +1,23 @@
 """Stored renderings of a leaderboard, served with an ETag.
 
-A rendering (the page's content, the API's JSON) is built once per version
-of the leaderboard's data (:mod:`.version`), per query (ranked metric, test,
-correction, p-values) and per team, and kept in Django's cache; every
+A rendering (the page, the API's JSON) is built once per version of the
+leaderboard's data (:mod:`.version`), per query (ranked metric, test,
+correction, p-values) and per team, and kept in the web process; every
 request reads the version (four small SQL statements), answers 304 when the
-client already holds that version (``If-None-Match``), and otherwise sends
-the stored bytes. A new score, status, output, hidden flag, judgment
+client already holds that version (``If-None-Match``: the ETag is known
+before the rendering is looked at), and otherwise sends the stored text. A new score, status, output, hidden flag, judgment
 (through the statistics job's human columns) or deletion changes the
 version, so the next request builds a new rendering: never a stale one.
 
-Why the cache and not a table: serving from the web process's memory (the
-default local-memory cache; Redis if ``CACHES`` points there) costs no query
-and no copy of 300 KB out of the database on every request, and a lost
-rendering (a restart, a culled entry) costs one build of 50-80 ms. Old
-versions are never read again and are culled or expire.
+Why the process's memory and not a table or Django's cache: a rendering is
+derived data, cheap to lose (a restart or an evicted entry costs one build
+of 50-80 ms per process), and serving it must cost next to nothing. A table
+would cost a query and a 300 KB copy out of the database per request;
+Django's local-memory cache unpickles every value it returns (0.85 ms for
+the page, a fifth of the budget of 5 ms), Redis adds a round trip to that.
+A module-level LRU hands back the stored object itself. Each (test set,
+team, kind, query) holds its latest version only: a new version replaces
+the old one, and at most ``STORED_RENDERINGS`` are kept per process.
 
 Team scoping: the caller has already found the test set through the user's
 teams (another team's test set is a 404 before any of this runs); the
@@ -25,11 +29,12 @@ ownership changed.
 from __future__ import annotations
 
 import hashlib
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TypeVar
 
-from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.middleware.csrf import get_token
 from django.utils.http import parse_etags
@@ -37,9 +42,9 @@ from django.utils.http import parse_etags
 from mtdash.evaluation.leaderboard.version import LeaderboardVersion
 from mtdash.evaluation.models import TestSet
 
-# A rendering is rebuilt when its version changes; this only bounds how long
-# an unused one stays.
-STORED_SECONDS = 3600
+# Renderings kept per web process, least recently used dropped first (the
+# page of 50 x 20 is about 0.6 MB with its content: at most ~40 MB).
+STORED_RENDERINGS = 64
 # Longest query value kept in a key as given (longer ones are digested).
 _QUERY_VALUE_CHARS = 200
 
@@ -78,39 +83,60 @@ class LeaderboardQuery:
 
 
 @dataclass(frozen=True)
-class Stored:
-    value: object  # what ``build`` returned
-    etag: str  # quoted, as the ETag header carries it
+class Rendering:
+    """Which stored rendering a request asks for, known before it is read."""
+
+    key: tuple  # (kind, test set, team, query): one version stored at a time
+    etag: str  # quoted, as the ETag header carries it; changes with the version
 
 
 def _digest(*parts: object) -> str:
     return hashlib.sha256(repr(parts).encode("utf-8")).hexdigest()[:32]
 
 
-def stored_rendering(
-    test_set: TestSet,
-    version: LeaderboardVersion,
-    kind: str,
-    query: LeaderboardQuery,
-    build: Callable[[], T],
-) -> Stored:
-    """``build()``'s value for this test set, team, version, kind and query:
-    from the cache when it was built before, else built now and stored."""
-    tag = _digest(kind, test_set.pk, test_set.team_id, version.digest, query.key())
-    key = f"leaderboard:{test_set.pk}:{test_set.team_id}:{kind}:{tag}"
-    value = cache.get(key)
-    if value is None:
-        value = build()
-        cache.set(key, value, STORED_SECONDS)
-    return Stored(value, f'"{tag}"')
+def rendering(
+    test_set: TestSet, version: LeaderboardVersion, kind: str, query: LeaderboardQuery
+) -> Rendering:
+    """The rendering of ``kind`` for this test set, its team, ``version``
+    and ``query``."""
+    key = (kind, test_set.pk, test_set.team_id, query.key())
+    return Rendering(key, f'"{_digest(*key, version.digest)}"')
+
+
+_store: OrderedDict[tuple, tuple[str, object]] = OrderedDict()
+_store_lock = threading.Lock()  # a threaded server shares the store
+
+
+def stored_value(wanted: Rendering, build: Callable[[], T]) -> T:
+    """The rendering's value: the stored one when it is of this version,
+    else ``build()``'s, stored in place of an older version's."""
+    with _store_lock:
+        found = _store.get(wanted.key)
+        if found is not None and found[0] == wanted.etag:
+            _store.move_to_end(wanted.key)
+            return found[1]  # type: ignore[return-value]
+    value = build()  # outside the lock: a build takes tens of milliseconds
+    with _store_lock:
+        _store[wanted.key] = (wanted.etag, value)
+        _store.move_to_end(wanted.key)
+        while len(_store) > STORED_RENDERINGS:
+            _store.popitem(last=False)
+    return value
+
+
+def forget_renderings() -> None:
+    """Drop every stored rendering of this process (tests start afresh)."""
+    with _store_lock:
+        _store.clear()
 
 
 def personal_etag(etag: str, request: HttpRequest) -> str:
     """An ETag for a page that also shows who is signed in: the stored part's
     tag joined with the user and the CSRF secret its forms carry (a page
     cached before a new login holds a token that is no longer valid)."""
-    get_token(request)  # sets the secret of a first visit before it is read
-    secret = request.META.get("CSRF_COOKIE", "")
+    if "CSRF_COOKIE" not in request.META:
+        get_token(request)  # a first visit: its secret is made (and sent) now
+    secret = request.META["CSRF_COOKIE"]
     return f'"{_digest(etag, request.user.pk, secret)}"'
 
 

@@ -17,6 +17,7 @@ from mtdash.evaluation.leaderboard import exports
 from mtdash.evaluation.leaderboard.build import build_leaderboard
 from mtdash.evaluation.leaderboard.page import (
     CORRECTION_CHOICES,
+    StoredPage,
     personal_document,
     stored_page,
 )
@@ -26,8 +27,9 @@ from mtdash.evaluation.leaderboard.stored import (
     LeaderboardQuery,
     not_modified,
     personal_etag,
+    rendering,
     revalidated,
-    stored_rendering,
+    stored_value,
     with_validator,
 )
 from mtdash.evaluation.leaderboard.version import leaderboard_version
@@ -41,22 +43,25 @@ def test_set_detail(request, pk: int):
     test_set = access.get_test_set(request.user, pk)
     version = leaderboard_version(test_set)
     query = LeaderboardQuery.of(request.GET)
-    stored = stored_rendering(
-        test_set, version, "page", query, lambda: stored_page(test_set, version, query)
-    )
+    wanted = rendering(test_set, version, "page", query)
+
+    def page() -> StoredPage:
+        return stored_value(wanted, lambda: stored_page(test_set, version, query))
+
     if len(get_messages(request)):
         # One-off messages ("Queued the job again"): rendered in full, and
         # never confirmed by a 304 of a page without them.
+        content = page().content
         context = {
             "test_set": test_set,
-            "content": mark_safe(stored.value.content.html),  # autoescaped
-            "figure": stored.value.content.has_figure,
+            "content": mark_safe(content.html),  # rendered with autoescape
+            "figure": content.has_figure,
         }
         return render(request, "evaluation/test_set_detail.html", context)
-    etag = personal_etag(stored.etag, request)
+    etag = personal_etag(wanted.etag, request)
     if not_modified(request, etag):
         return revalidated(etag)
-    return with_validator(HttpResponse(personal_document(stored.value, request)), etag)
+    return with_validator(HttpResponse(personal_document(page(), request)), etag)
 
 
 @login_required

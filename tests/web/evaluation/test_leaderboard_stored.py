@@ -11,6 +11,7 @@ from django.contrib import messages
 from django.contrib.messages.storage.fallback import FallbackStorage
 from django.urls import reverse
 
+from mtdash.evaluation.leaderboard.stored import forget_renderings
 from mtdash.evaluation.models import CorpusScore, SystemOutput
 from mtdash.evaluation.services.scoring_jobs import run_scoring_job
 from mtdash.evaluation.services.uploads import create_system_output
@@ -19,6 +20,12 @@ pytestmark = pytest.mark.django_db
 
 HYPOTHESES = ["the cat is on the mat", "it is raining", "hello everyone"]
 JSON = {"HTTP_ACCEPT": "application/json"}
+
+
+@pytest.fixture(autouse=True)
+def no_stored_renderings():
+    """Each test starts with none (an earlier test's ids may come again)."""
+    forget_renderings()
 
 
 @pytest.fixture
