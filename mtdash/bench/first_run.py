@@ -132,7 +132,7 @@ def time_first_run(copy: Path, *, timeout: float = 900.0, say=print) -> FirstRun
             if URL_LINE in line and not url_seen.is_set():
                 result.url_seconds = time.monotonic() - started
                 url_seen.set()
-            say(f"  bin/run | {line.rstrip()}")
+            say(f"  {time.monotonic() - started:6.1f} s bin/run | {line.rstrip()}")
 
     reader = threading.Thread(target=read_output, daemon=True)
     reader.start()
