@@ -23,7 +23,12 @@ from scoring.batch.grid import (
     offsets_of,
     pack,
 )
+from scoring.metrics.ter.preprocess import TerPreprocessor
 from scoring.orange.nbest import TokenizedNBest
+from scoring.tokenizers.registry import WhitespaceTokenizer
+
+# Views that lower-case and split at most: cheaper per text than per word.
+_ONLY_SPLIT = (WhitespaceTokenizer, TerPreprocessor)
 
 
 @dataclass(frozen=True)
@@ -73,7 +78,9 @@ class TextSource:
         texts = [text for group in candidates for text in group]
         interner = TokenInterner()
         found = None
-        if splits_at_whitespace(view):  # each distinct word tokenised once
+        if splits_at_whitespace(view) and type(view) not in _ONLY_SPLIT:
+            # Each distinct word tokenised once (the views that only split
+            # cost less text by text than making a Python string per word).
             found = texts_tokens(
                 texts, view, interner, self._word_tokens.setdefault(view, {})
             )
