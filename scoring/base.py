@@ -362,6 +362,18 @@ class Metric(ABC):
         """
         corpus = self.prepare(hypotheses, references, sources, document_ids)
         statistics = self._statistics(corpus, progress)
+        return self.result_from_statistics(corpus, references, statistics, sentence)
+
+    def result_from_statistics(
+        self,
+        corpus: PreparedCorpus,
+        references: Sequence[Sequence[str | None]],
+        statistics: np.ndarray,
+        sentence: bool = False,
+    ) -> MetricResult:
+        """What :meth:`score` returns, from the corpus it prepared (the
+        reference streams as given) and its segment statistics (e.g.
+        computed faster by another route)."""
         summed = statistics.sum(axis=0)
         sentence_scores = sentence_signature = None
         if sentence:

@@ -26,7 +26,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from scoring.analysis.fast_scoring import statistics
 from scoring.base import Metric
+from scoring.batch.segment_rows import supports_rows
 from scoring.errors import MetricError
 
 # 1.4826 * MAD estimates the standard deviation of normal data; with it a
@@ -68,6 +70,8 @@ def statistics_of(
     """
     if not jobs:
         return []
+    if supports_rows(metric):  # METEOR, TER, chrF: the compiled kernels
+        return [statistics(metric, hyps, references) for hyps, references in jobs]
     n = len(jobs[0][0])
     local = type(metric)._statistics is Metric._statistics
     max_refs = max(len(references) for _, references in jobs)

@@ -34,6 +34,7 @@ from mtdash.evaluation.models import (
     TestSet,
 )
 from mtdash.evaluation.services.statistics_store import pack_statistics
+from scoring.analysis.fast_scoring import score_output
 
 logger = logging.getLogger(__name__)
 
@@ -129,7 +130,8 @@ def _score(job: ScoringJob) -> None:
     for position, (metric_name, metric) in enumerate(planned):
         if settings.MTDASH_JOB_TEST_DELAY_SECONDS and job.attempts == 1:
             time.sleep(settings.MTDASH_JOB_TEST_DELAY_SECONDS)  # tests: kill me now
-        result = metric.score(
+        result = score_output(  # metric.score, with the kernels where they apply
+            metric,
             hypotheses,
             references,
             sentence=True,
