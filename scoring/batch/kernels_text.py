@@ -183,9 +183,11 @@ def scan_nbest_block(
     n = buf.size
     n_candidates = 0
     n_words = 0
-    n_vocab = 0
+    # int64, not the literal 0: Numba would compile _strip, _find_separator
+    # and _intern once more for a Literal[int](0) argument (about 1 s).
+    n_vocab = np.int64(0)
     line = 0
-    start = 0
+    start = np.int64(0)
     while start < n:
         end = start
         while buf[end] != 10:
