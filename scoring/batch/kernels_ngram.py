@@ -63,7 +63,8 @@ def build_trie(ref_tokens, ref_offsets, r0, r1, local, n_local, max_order):
         start = ref_offsets[r]
         m = ref_offsets[r + 1] - start
         for p in range(m):
-            node = local[ref_tokens[start + p]]
+            # int64 as in _walk_hypothesis: one specialisation of _child
+            node = np.int64(local[ref_tokens[start + p]])
             counts[r - r0, node] += 1
             for order in range(2, min(max_order, m - p) + 1):
                 token = local[ref_tokens[start + p + order - 1]]
@@ -99,7 +100,7 @@ def _walk_hypothesis(
     n_touched = 0
     n = h1 - h0
     for p in range(n):
-        node = local[hyp_tokens[h0 + p]]
+        node = np.int64(local[hyp_tokens[h0 + p]])  # as in build_trie
         if node < 0:
             continue
         if hyp_counts[node] == 0:
