@@ -33,6 +33,8 @@ from typing import Any
 
 import numpy as np
 
+from scoring.orange.above_reference import AboveReference, AboveReferenceItems
+
 # Scores closer than this count as tied: jackknife means of the same values
 # summed in another order may differ in the last bits.
 TIE_TOLERANCE = 1e-9
@@ -66,8 +68,15 @@ class SentenceRankings:
     curve_n: np.ndarray  # (P,) int64, list lengths of the curve
     curve_better: np.ndarray  # (S, P) int64, better among the first n
     curve_tied: np.ndarray  # (S, P) int64, tied among the first n
-    # Per sentence: (candidate index, score) of every candidate above o_i.
-    above_reference: tuple[tuple[tuple[int, float], ...], ...]
+    # Per sentence: (candidate index, score) of every candidate above o_i,
+    # as arrays (per-sentence tuples of pairs are accepted and converted).
+    above_reference: AboveReference
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.above_reference, AboveReference):
+            object.__setattr__(
+                self, "above_reference", AboveReference.from_pairs(self.above_reference)
+            )
 
     @property
     def ranks(self) -> np.ndarray:
@@ -98,7 +107,9 @@ def rank_sentences(
     counts = np.zeros(n_sentences, dtype=np.int64)
     curve_better = np.zeros((n_sentences, len(curve_n)), dtype=np.int64)
     curve_tied = np.zeros((n_sentences, len(curve_n)), dtype=np.int64)
-    above: list[tuple[tuple[int, float], ...]] = []
+    above_counts = np.zeros(n_sentences, dtype=np.int64)
+    above_indices: list[np.ndarray] = []
+    above_scores: list[np.ndarray] = []
     for i, (scores, oracle) in enumerate(zip(candidate_scores, oracle_scores)):
         scores = np.asarray(scores, dtype=np.float64)
         if scores.ndim != 1 or scores.size == 0:
@@ -115,7 +126,9 @@ def rank_sentences(
         curve_better[i] = cumulative_better[first_n]
         curve_tied[i] = cumulative_tied[first_n]
         indices = np.flatnonzero(is_better)
-        above.append(tuple((int(j), float(scores[j])) for j in indices))
+        above_counts[i] = indices.size
+        above_indices.append(indices)
+        above_scores.append(scores[indices])
     return SentenceRankings(
         sentence_ids=ids.astype(np.int64),
         oracle_scores=np.asarray(oracle_scores, dtype=np.float64),
@@ -125,7 +138,13 @@ def rank_sentences(
         curve_n=curve_n,
         curve_better=curve_better,
         curve_tied=curve_tied,
-        above_reference=tuple(above),
+        above_reference=AboveReference(
+            np.concatenate(([0], np.cumsum(above_counts))).astype(np.int64),
+            np.concatenate([np.zeros(0, dtype=np.int64), *above_indices]).astype(
+                np.int64
+            ),
+            np.concatenate([np.zeros(0), *above_scores]).astype(np.float64),
+        ),
     )
 
 
@@ -149,7 +168,9 @@ def merge_rankings(parts: Sequence[SentenceRankings]) -> SentenceRankings:
         curve_n=curve_n,
         curve_better=np.vstack([part.curve_better for part in parts]),
         curve_tied=np.vstack([part.curve_tied for part in parts]),
-        above_reference=tuple(a for part in parts for a in part.above_reference),
+        above_reference=AboveReference.concatenate(
+            [part.above_reference for part in parts]
+        ),
     )
 
 
@@ -170,7 +191,10 @@ class OrangeResult:
     n_bootstrap: int
     seed: int
     curve: tuple[tuple[int, float], ...]  # (n, ORANGE percent using first n)
-    above_reference: tuple[dict[str, Any], ...]
+    # Per sentence {"sentence", "oracle_score", "candidates": [{"index",
+    # "score"}, ...]}: an AboveReferenceItems (arrays, dicts made when read)
+    # or any sequence of such dicts (e.g. read back from the database).
+    above_reference: Sequence[dict[str, Any]]
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe form."""
@@ -206,15 +230,10 @@ def summarise(
     first_n = np.minimum(rankings.curve_n[None, :], rankings.n_candidates[:, None])
     curve_ranks = 1.0 + rankings.curve_better + 0.5 * rankings.curve_tied
     curve_values = 100 * (curve_ranks / (first_n + 1)).mean(axis=0)
-    above = tuple(
-        {
-            "sentence": int(sentence_id),
-            "oracle_score": float(oracle),
-            "candidates": [{"index": j, "score": score} for j, score in candidates],
-        }
-        for sentence_id, oracle, candidates in zip(
-            rankings.sentence_ids, rankings.oracle_scores, rankings.above_reference
-        )
+    above = AboveReferenceItems(
+        np.asarray(rankings.sentence_ids, dtype=np.int64),
+        np.asarray(rankings.oracle_scores, dtype=np.float64),
+        rankings.above_reference,
     )
     max_candidates = int(rankings.n_candidates.max())
     return OrangeResult(

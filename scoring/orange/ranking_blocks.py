@@ -27,6 +27,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from scoring.orange.above_reference import AboveReference
 from scoring.orange.ranking import TIE_TOLERANCE, SentenceRankings
 
 
@@ -91,16 +92,7 @@ def rank_sentence_block(
     cumulative_tied = np.concatenate((zeros, np.cumsum(is_tied, axis=1)), axis=1)
     curve_n = np.asarray(curve_n, dtype=np.int64)
     first_n = np.minimum(curve_n, n_candidates)
-    rows, columns = np.nonzero(is_better)
-    values = scores[rows, columns].tolist()
-    columns = columns.tolist()
-    bounds = np.searchsorted(rows, np.arange(n_sentences + 1)).tolist()
-    above = tuple(
-        tuple(
-            zip(columns[bounds[i] : bounds[i + 1]], values[bounds[i] : bounds[i + 1]])
-        )
-        for i in range(n_sentences)
-    )
+    above = AboveReference.from_mask(is_better, scores)
     return SentenceRankings(
         sentence_ids=np.asarray(sentence_ids).astype(np.int64),
         oracle_scores=np.asarray(oracle_scores, dtype=np.float64),

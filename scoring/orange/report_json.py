@@ -35,6 +35,7 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any, TextIO
 
+from scoring.orange.above_reference import AboveReferenceItems, best_first
 from scoring.orange.presentation import ORANGE_INTERVAL, single_candidate_warning
 from scoring.orange.ranking import OrangeResult
 
@@ -81,10 +82,12 @@ def metric_entry(
     """One metric's object and the (sentence id, candidate index) it lists."""
     entry = {
         key: _finite(value)
-        for key, value in result.to_dict().items()
+        for key, value in _fields(result).items()
         if key not in ("metric", "above_reference")
     }
     above = result.above_reference
+    if isinstance(above, AboveReferenceItems):
+        return _entry_from_arrays(entry, above, limit)
     entry["n_sentences_above"] = sum(1 for item in above if item["candidates"])
     entry["n_candidates_above"] = sum(len(item["candidates"]) for item in above)
     listed: list[tuple[int, int]] = []
@@ -103,6 +106,48 @@ def metric_entry(
                 "oracle_score": _finite(oracle),
                 "n_above": len(item["candidates"]),
                 "candidates": pairs,
+            }
+        )
+    entry["above_reference"] = sentences
+    return entry, listed
+
+
+def _fields(result: OrangeResult) -> dict[str, Any]:
+    """``result.to_dict()`` without its above-reference dicts, which the
+    entry makes its own way."""
+    data = {
+        key: getattr(result, key)
+        for key in result.__dataclass_fields__
+        if key != "above_reference"
+    }
+    data["curve"] = [list(point) for point in result.curve]
+    return data
+
+
+def _entry_from_arrays(
+    entry: dict[str, Any], above: AboveReferenceItems, limit: AboveReferenceLimit
+) -> tuple[dict[str, Any], list[tuple[int, int]]]:
+    """:func:`metric_entry`'s lists from the ranking's arrays: the same
+    object as from the dicts, without making a dict per candidate."""
+    counts = above.above.counts
+    entry["n_sentences_above"] = int((counts > 0).sum())
+    entry["n_candidates_above"] = int(counts.sum())
+    listed: list[tuple[int, int]] = []
+    if limit == "none":
+        return entry, listed
+    ordered = best_first(above, None if limit == "all" else int(limit))
+    sentences = []
+    offsets, pairs = ordered.offsets, ordered.pairs
+    oracles = above.oracle_scores.tolist()
+    for i, sentence in enumerate(above.sentence_ids.tolist()):
+        chosen = pairs[offsets[i] : offsets[i + 1]]
+        listed.extend((sentence, index) for index, _ in chosen)
+        sentences.append(
+            {
+                "sentence": sentence,
+                "oracle_score": _finite(oracles[i]),
+                "n_above": ordered.counts[i],
+                "candidates": chosen,
             }
         )
     entry["above_reference"] = sentences
