@@ -199,10 +199,11 @@ def test_lost_messages_and_an_upload_during_a_redis_outage_are_sent_again_by_bea
     """Redis dies and comes back empty: a queued job's message is gone; an
     upload made meanwhile answers success and is queued. Real Celery beat
     then runs the sweeper, which sends both again."""
-    # The test set's upload queued its readability count already.
-    waiting = redis.Redis.from_url(broker.url).llen("celery")
+    # The test set's upload queued its readability count already (in the
+    # analysis queue; a scoring job waits in the scoring queue).
+    waiting = redis.Redis.from_url(broker.url).llen("scoring")
     queued = create_system_output(test_set, owner, "lost-message", HYPOTHESES)
-    assert redis.Redis.from_url(broker.url).llen("celery") == waiting + 1
+    assert redis.Redis.from_url(broker.url).llen("scoring") == waiting + 1
     broker.kill()
     client.login(username=owner.username, password=PASSWORD)
     started = time.monotonic()
@@ -220,7 +221,7 @@ def test_lost_messages_and_an_upload_during_a_redis_outage_are_sent_again_by_bea
     assert uploaded.status == "queued"
 
     broker.restart()
-    assert redis.Redis.from_url(broker.url).llen("celery") == 0  # lost
+    assert redis.Redis.from_url(broker.url).llen("scoring") == 0  # lost
     back_at = time.monotonic()
     beat_env = dict(WORKER_ENV, MTDASH_SWEEP_SECONDS="1")
     processes.append(
