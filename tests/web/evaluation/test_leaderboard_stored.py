@@ -176,3 +176,27 @@ def test_a_page_with_a_message_is_never_confirmed(rf, owner, test_set, scored):
     assert answer.status_code == 200
     assert "Queued the job again." in answer.content.decode()
     assert "ETag" not in answer
+
+
+def test_a_cold_bench_request_builds_the_page_again(
+    client, owner, test_set, scored, monkeypatch
+):
+    """``bench_pages``' cold mode empties the stored renderings too (they
+    live in the process, not in Django's cache)."""
+    from mtdash.bench.pages import forget_everything
+    from mtdash.evaluation.leaderboard import page as leaderboard_page
+
+    builds = []
+    real = leaderboard_page.build_leaderboard
+    monkeypatch.setattr(
+        leaderboard_page,
+        "build_leaderboard",
+        lambda *args, **kwargs: builds.append(1) or real(*args, **kwargs),
+    )
+    client.force_login(owner)
+    client.get(page_url(test_set))
+    client.get(page_url(test_set))
+    assert len(builds) == 1
+    forget_everything()
+    client.get(page_url(test_set))
+    assert len(builds) == 2
