@@ -68,7 +68,10 @@ def _word_matches(hyp, ref, kind, module, stem_ids, syn_offsets, syn_ids,
                 if h == r or stem_ids[h] != stem_ids[r]:
                     continue
             else:
-                if h == r:
+                # A word without synsets shares none (memo not needed).
+                if h == r or syn_offsets[h] == syn_offsets[h + 1]:
+                    continue
+                if syn_offsets[r] == syn_offsets[r + 1]:
                     continue
                 known = memo[slots[0, h], slots[1, r]]
                 if known < 0:
@@ -84,11 +87,21 @@ def _word_matches(hyp, ref, kind, module, stem_ids, syn_offsets, syn_ids,
 
 
 @njit(cache=True, nogil=True)
-def _align_stage(candidates, n_cand, n, m, half, alignment, work):
-    """Coverage, METEOR's per-reference-start order, then the search."""
-    hyp_cov = np.zeros(n, dtype=np.int64)
-    ref_cov = np.zeros(m, dtype=np.int64)
-    starts = np.zeros(m + 1, dtype=np.int64)
+def _align_stage(candidates, n_cand, n, m, half, alignment, work, aux):
+    """Coverage, METEOR's per-reference-start order, then the search.
+    ``aux``: int64 scratch for the coverage and order (grown if too small,
+    returned), so that a pair allocates none of them."""
+    need = n + 3 * m + 1 + n_cand
+    if aux.size < need:
+        aux = np.empty(max(need, 2 * aux.size), dtype=np.int64)
+    hyp_cov = aux[:n]
+    ref_cov = aux[n : n + m]
+    starts = aux[n + m : n + 2 * m + 1]
+    filled = aux[n + 2 * m + 1 : n + 3 * m + 1]
+    order = aux[n + 3 * m + 1 : need]
+    hyp_cov[:] = 0
+    ref_cov[:] = 0
+    starts[:] = 0
     for c in range(n_cand):
         for k in range(candidates[c, 1]):
             ref_cov[candidates[c, 0] + k] += 1
@@ -97,15 +110,15 @@ def _align_stage(candidates, n_cand, n, m, half, alignment, work):
         starts[candidates[c, 0] + 1] += 1
     for j in range(m):
         starts[j + 1] += starts[j]
-    order = np.empty(n_cand, dtype=np.int64)
-    filled = starts[:m].copy()
+    filled[:] = starts[:m]
     for c in range(n_cand):  # stable: generation order within a start
         j = candidates[c, 0]
         order[filled[j]] = c
         filled[j] += 1
-    return resolve_stage(
+    failed, work = resolve_stage(
         candidates, order, starts, hyp_cov, ref_cov, n, m, half, alignment, work
     )
+    return failed, work, aux
 
 
 @njit(cache=True, nogil=True)
@@ -191,6 +204,7 @@ def meteor_pair_rows(hyp_tokens, hyp_offsets, ref_tokens, ref_offsets, group_hyp
     ref_paths = np.empty((64, 5), dtype=np.int64)
     candidates = np.empty((256, 5), dtype=np.int64)
     work = np.empty(1 << 16, dtype=np.int64)
+    aux = np.empty(1 << 10, dtype=np.int64)
     slots = np.full((2, stem_ids.size), -1, dtype=np.int64)
     marker = 0
     for g in range(group_hyps.size - 1):
@@ -267,15 +281,15 @@ def meteor_pair_rows(hyp_tokens, hyp_offsets, ref_tokens, ref_offsets, group_hyp
                             slots, memo, candidates, n_cand,
                         )  # fmt: skip
                     if stagewise:
-                        failed, work = _align_stage(
-                            candidates, n_cand, n, m, half, alignment, work
+                        failed, work, aux = _align_stage(
+                            candidates, n_cand, n, m, half, alignment, work, aux
                         )
                         if failed:
                             status[h, r - r0] = -1
                         n_cand = 0
                 if not stagewise:
-                    failed, work = _align_stage(
-                        candidates, n_cand, n, m, half, alignment, work
+                    failed, work, aux = _align_stage(
+                        candidates, n_cand, n, m, half, alignment, work, aux
                     )
                     if failed:
                         status[h, r - r0] = -1
