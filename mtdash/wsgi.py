@@ -13,3 +13,9 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mtdash.settings")
 # request that met it (the API outage test runs with 60 s too).
 os.environ.setdefault("MTDASH_DB_CONN_MAX_AGE", "60")
 application = get_wsgi_application()
+
+# Before any request: views imported, templates compiled (in gunicorn's
+# master with preload_app, mtdash/gunicorn_conf.py).
+from mtdash.common.web_warmup import warm_up  # noqa: E402 (needs Django set up)
+
+warm_up()

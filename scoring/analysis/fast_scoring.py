@@ -16,8 +16,16 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from scoring.base import Metric
-from scoring.batch.segment_rows import segment_statistics
 from scoring.results import MetricResult
+
+
+def segment_statistics(metric: Metric, hypotheses, references) -> np.ndarray | None:
+    """:func:`scoring.batch.segment_rows.segment_statistics`, imported on use:
+    the kernels load Numba, which a web process importing this module (the
+    scoring job service) must not (issue 24 item 6)."""
+    from scoring.batch import segment_rows
+
+    return segment_rows.segment_statistics(metric, hypotheses, references)
 
 
 def statistics(

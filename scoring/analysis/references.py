@@ -26,9 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from scoring.analysis.fast_scoring import statistics
 from scoring.base import Metric
-from scoring.batch.segment_rows import supports_rows
 from scoring.errors import MetricError
 
 # 1.4826 * MAD estimates the standard deviation of normal data; with it a
@@ -70,6 +68,11 @@ def statistics_of(
     """
     if not jobs:
         return []
+    # Imported on use: the kernels load Numba, which a web process importing
+    # scoring.analysis for its other functions must not (issue 24 item 6).
+    from scoring.analysis.fast_scoring import statistics
+    from scoring.batch.segment_rows import supports_rows
+
     if supports_rows(metric):  # METEOR, TER, chrF: the compiled kernels
         return [statistics(metric, hyps, references) for hyps, references in jobs]
     n = len(jobs[0][0])

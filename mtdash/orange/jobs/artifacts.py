@@ -37,6 +37,7 @@ import numpy as np
 from django.conf import settings
 from django.core.files import File
 
+import scoring.orange
 from mtdash.orange.artifact_storage import (
     delete_tree,
     local_path,
@@ -45,12 +46,7 @@ from mtdash.orange.artifact_storage import (
     save_file,
 )
 from scoring import decode_segments
-from scoring.orange import (
-    NBestEntry,
-    SentenceRankings,
-    iter_nbest,
-    nbest_words_from_bytes,
-)
+from scoring.orange import NBestEntry, SentenceRankings, iter_nbest
 
 CANDIDATES_FILE = "candidates.txt.gz"
 INDEX_FILE = "index.npz"
@@ -210,7 +206,9 @@ def read_chunk_words(
     index = index or load_nbest_index(relative)
     start, end = int(index.offsets[first]), int(index.offsets[stop])
     data = read_range(f"{relative}/{CANDIDATES_FILE}", start, end)
-    return nbest_words_from_bytes(gzip.decompress(data), CANDIDATES_FILE)
+    # Looked up on use: the compiled reader loads Numba, which the web
+    # processes (they import this module, never call this) must not.
+    return scoring.orange.nbest_words_from_bytes(gzip.decompress(data), CANDIDATES_FILE)
 
 
 def read_candidates(

@@ -41,6 +41,7 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+import scoring.orange
 from mtdash.common.jobs import JobQuerySet, lease_deadline, worker_name
 from mtdash.common.metric_specs import check_metric_specs
 from mtdash.common.numbers import finite
@@ -73,11 +74,18 @@ from scoring.orange import (
     curve_points,
     merge_rankings,
     normalised_ranks,
-    rank_nbest_chunk,
     summarise,
 )
 
 logger = logging.getLogger(__name__)
+
+
+def rank_nbest_chunk(*args, **kwargs):
+    """``scoring.orange.rank_nbest_chunk``, looked up on use: it loads the
+    compiled kernels (Numba), which the web processes, importing this module
+    for its other functions, must not (issue 24 item 6)."""
+    return scoring.orange.rank_nbest_chunk(*args, **kwargs)
+
 
 # A chunk holds at most this many sentences and, unless a single sentence is
 # longer, this many candidates: a 1024-best list gives chunks of 16 sentences,
