@@ -20,4 +20,6 @@ RUN MTDASH_SECRET_KEY=collectstatic-at-build-time-only-not-a-secret \
     && chown -R mtdash /data
 USER mtdash
 EXPOSE 8000
-CMD ["gunicorn", "mtdash.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3"]
+# mtdash/gunicorn_conf.py: preload_app, the master warms the application
+# (views, templates, the upload forms' metrics) before it listens and forks.
+CMD ["gunicorn", "-c", "python:mtdash.gunicorn_conf", "mtdash.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3"]
