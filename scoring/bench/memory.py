@@ -16,11 +16,11 @@ inflated by garbage of the corpus generator.
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import resource
 import sys
 from pathlib import Path
+
+from scoring.orange.heap import release_free_memory
 
 _STATUS = Path("/proc/self/status")
 _CLEAR_REFS = Path("/proc/self/clear_refs")
@@ -46,18 +46,6 @@ def _status_kib(field: str) -> float | None:
     except OSError:
         return None
     return None
-
-
-def release_free_memory() -> None:
-    """Return freed C-heap memory to the system (glibc ``malloc_trim``; a
-    no-op where it does not exist)."""
-    name = ctypes.util.find_library("c")
-    try:
-        trim = ctypes.CDLL(name).malloc_trim if name else None
-    except (OSError, AttributeError):
-        trim = None
-    if trim is not None:
-        trim(0)
 
 
 def resident_mib() -> float:

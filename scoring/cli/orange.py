@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
 import numpy as np
@@ -242,16 +243,14 @@ def run_orange(arguments: argparse.Namespace) -> OrangeResults:
 
 
 def _needs_texts(arguments: argparse.Namespace, metrics) -> bool:
-    """Whether the run reads any candidate's text: a metric scored pair by
-    pair or tokenised text by text, or texts printed in the JSON. A run
-    that needs none does not hold the file's bytes (Table 7's 1.4 GB)."""
+    """Whether the ranking reads candidates' texts: a metric scored pair by
+    pair or tokenised text by text. A run that needs none does not hold the
+    file's bytes (Table 7's 1.4 GB); the few texts its JSON lists are read
+    again from the file at the end (:func:`_text_lookup`)."""
     from scoring.batch.engine import token_view
     from scoring.orange.dispatch import on_engine
     from scoring.orange.token_views import splits_at_whitespace
 
-    limit = getattr(arguments, "above_reference", DEFAULT_ABOVE_REFERENCE_LIMIT)
-    if arguments.json and limit not in ("none", 0):
-        return True
     return any(
         not on_engine(metric, arguments.per_pair)
         or not splits_at_whitespace(token_view(metric))
@@ -259,16 +258,38 @@ def _needs_texts(arguments: argparse.Namespace, metrics) -> bool:
     )
 
 
-def _text_lookup(nbest: NBestWords):
+class _CandidateLookup:
+    """(sentence id, candidate index) -> the candidate's text, from the
+    texts kept in memory or, when the reader dropped them, read again from
+    the file's lines (``many``: all the JSON lists, in one pass)."""
+
+    def __init__(self, nbest: NBestWords) -> None:
+        self._nbest = nbest
+        self._first = dict(
+            zip(nbest.sentence_ids.tolist(), nbest.sentence_offsets.tolist())
+        )
+
+    def __call__(self, sentence_id: int, index: int) -> str:
+        return self.many([(sentence_id, index)])[0]
+
+    def many(self, wanted: Sequence[tuple[int, int]]) -> list[str]:
+        from scoring.orange.candidate_lines import read_candidate_texts
+        from scoring.orange.candidate_texts import DroppedTexts
+
+        nbest = self._nbest
+        candidates = [self._first[sentence] + index for sentence, index in wanted]
+        if not isinstance(nbest.texts, DroppedTexts):
+            return [nbest.texts[c] for c in candidates]
+        return read_candidate_texts(
+            nbest.file_name,
+            nbest.line_numbers[candidates].tolist(),
+            [sentence for sentence, _ in wanted],
+        )
+
+
+def _text_lookup(nbest: NBestWords) -> _CandidateLookup:
     """(sentence id, candidate index) -> the candidate's text."""
-    first_candidate = dict(
-        zip(nbest.sentence_ids.tolist(), nbest.sentence_offsets.tolist())
-    )
-
-    def text_of(sentence_id: int, index: int) -> str:
-        return nbest.texts[first_candidate[sentence_id] + index]
-
-    return text_of
+    return _CandidateLookup(nbest)
 
 
 # Sentences ranked at once on the paired-test path (as a web job's chunks).

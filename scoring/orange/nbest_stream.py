@@ -34,6 +34,7 @@ import numpy as np
 from scoring.batch.kernels_text import TABLE_FULL, scan_nbest_block
 from scoring.errors import InputFileError
 from scoring.orange.candidate_texts import CandidateTexts, DroppedTexts, TextBlock
+from scoring.orange.heap import release_free_memory
 from scoring.orange.nbest import iter_nbest, order_error
 
 # Bytes read at once (cut at the last line end): large enough that the
@@ -45,6 +46,13 @@ _BYTE_ORDER_MARK = b"\xef\xbb\xbf"
 # Hash-table slots for a block's distinct words (grown when half full):
 # real 8 MB blocks hold tens of thousands.
 _FIRST_TABLE_SIZE = 1 << 18
+# Word ids are gathered in segments of this many (64 MB, above glibc's
+# largest mmap threshold of 32 MB, so each segment is a mapping of its own,
+# returned to the system when freed). Joining per-block arrays at the end
+# held every word twice: Table 7's 233 M words, 0.9 GB, at 1.9 GB.
+_SEGMENT_WORDS = 1 << 24
+# Blocks read between two hand-backs of the freed C heap (see read_nbest_words).
+_BLOCKS_PER_TRIM = 8
 
 
 @dataclass(frozen=True)
@@ -242,6 +250,55 @@ def _scanned_blocks(
             yield pending.popleft().result()
 
 
+class _WordSegments:
+    """The word ids of a whole list, appended block by block into large
+    segments and joined once at the end with about one segment's memory
+    beyond the words themselves."""
+
+    def __init__(self, segment_words: int = _SEGMENT_WORDS) -> None:
+        self._segment_words = segment_words
+        self._full: list[np.ndarray] = []
+        self._current = np.zeros(0, dtype=np.int32)
+        self._used = 0
+
+    def extend(self, mapping: np.ndarray, local_ids: np.ndarray) -> None:
+        """Append ``mapping[local_ids]`` (a block's words, shared ids)."""
+        done = 0
+        while done < local_ids.size:
+            if self._used == self._current.size:
+                if self._current.size:
+                    self._full.append(self._current)
+                size = max(self._segment_words, local_ids.size - done)
+                self._current = np.empty(size, dtype=np.int32)
+                self._used = 0
+            take = min(local_ids.size - done, self._current.size - self._used)
+            np.take(
+                mapping,
+                local_ids[done : done + take],
+                out=self._current[self._used : self._used + take],
+            )
+            self._used += take
+            done += take
+
+    def joined(self) -> np.ndarray:
+        """Every word id, in order, as one array (the segments are freed as
+        they are copied)."""
+        last = self._current[: self._used]
+        segments, self._full = self._full, []
+        self._current, self._used = np.zeros(0, dtype=np.int32), 0
+        if not segments:
+            return last  # one segment: its unused tail is never touched
+        segments.append(last)
+        out = np.empty(sum(segment.size for segment in segments), dtype=np.int32)
+        position = 0
+        for i in range(len(segments)):
+            size = segments[i].size
+            out[position : position + size] = segments[i]
+            position += size
+            segments[i] = None  # type: ignore[call-overload]
+        return out
+
+
 def _raise_first_problem(block: _Block, name: str, previous_id: int | None):
     """Read a failed block again with the exact reader, knowing the id
     before it, so the first problem in file order is the one raised."""
@@ -283,7 +340,11 @@ def read_nbest_words(
     are not held, for a run that ranks from word ids only."""
     name = os.fspath(path)
     blocks = iter_line_blocks(name, block_bytes)
-    return _nbest_words(name, blocks, workers, keep_texts=keep_texts)
+    words = _nbest_words(name, blocks, workers, keep_texts=keep_texts)
+    # The blocks' bytes and the scanner's scratch arrays, freed, stay in
+    # the C heap's arenas otherwise (hundreds of MB on a large list).
+    release_free_memory()
+    return words
 
 
 def nbest_words_from_bytes(data: bytes, name: str) -> NBestWords:
@@ -304,9 +365,12 @@ def _nbest_words(
     keep_texts: bool = True,
 ) -> NBestWords:
     vocabulary: dict[str, int] = {}
-    id_parts, line_parts, count_parts, word_parts, text_blocks = [], [], [], [], []
+    id_parts, line_parts, count_parts, text_blocks = [], [], [], []
+    word_ids = _WordSegments()
     previous_id: int | None = None
-    for block in _scanned_blocks(name, blocks, workers):
+    for position, block in enumerate(_scanned_blocks(name, blocks, workers)):
+        if position % _BLOCKS_PER_TRIM == _BLOCKS_PER_TRIM - 1:
+            release_free_memory()
         if block.problem is not None:
             _raise_first_problem(block, name, previous_id)
         ids, numbers = block.sentence_ids, block.line_numbers
@@ -324,7 +388,7 @@ def _nbest_words(
         id_parts.append(ids)
         line_parts.append(numbers)
         count_parts.append(block.word_counts)
-        word_parts.append(mapping[block.words])
+        word_ids.extend(mapping, block.words)
         if keep_texts:
             text_blocks.append(block.texts)
     candidate_ids = _joined(id_parts, np.int64)
@@ -338,7 +402,7 @@ def _nbest_words(
         sentence_offsets=np.append(firsts, candidate_ids.size).astype(np.int64),
         line_numbers=_joined(line_parts, np.int64),
         word_offsets=np.concatenate(([0], np.cumsum(counts))).astype(np.int64),
-        words=_joined(word_parts, np.int32),
+        words=word_ids.joined(),
         vocabulary=tuple(vocabulary),
         texts=(
             CandidateTexts(text_blocks)

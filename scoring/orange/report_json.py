@@ -176,8 +176,17 @@ def orange_json(
     if wanted:
         if text_of is None:
             raise ValueError("candidate texts are needed to list candidates")
-        for sentence, index in sorted(wanted):
-            texts.setdefault(str(sentence), {})[str(index)] = text_of(sentence, index)
+        ordered = sorted(wanted)
+        # A lookup that reads many texts at once (the command line reads
+        # them again from the file) says so with ``many``.
+        many = getattr(text_of, "many", None)
+        found = (
+            many(ordered)
+            if many is not None
+            else [text_of(sentence, index) for sentence, index in ordered]
+        )
+        for (sentence, index), text in zip(ordered, found, strict=True):
+            texts.setdefault(str(sentence), {})[str(index)] = text
     longest = max((result.max_candidates for result in results.values()), default=0)
     warning = single_candidate_warning(longest) if results else None
     return {
