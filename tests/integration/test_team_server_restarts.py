@@ -172,7 +172,8 @@ def plan_lines(log_dir: Path, port: int, worker_envs: list[dict[str, str]]) -> s
         lines.append(child(f"worker{i}", log_dir / f"worker{i}.log", command, "ready."))
     beat = [*python, "celery", "-A", "mtdash", "beat", "--loglevel=INFO"]
     lines.append(child("beat", log_dir / "beat.log", beat))
-    web = [*python, "gunicorn", "mtdash.wsgi", "--bind", f"127.0.0.1:{port}"]
+    web = [*python, "gunicorn", "-c", "python:mtdash.gunicorn_conf", "mtdash.wsgi"]
+    web += ["--bind", f"127.0.0.1:{port}"]
     web += ["--workers", "1", "--error-logfile", str(log_dir / "web.log")]
     lines.append(child("web", "-", web))
     return "".join(json.dumps(line) + "\n" for line in lines)
