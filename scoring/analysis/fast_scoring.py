@@ -39,16 +39,15 @@ def statistics(
 ) -> np.ndarray:
     """``metric.segment_statistics(...)``, through the kernels when they
     compute this metric."""
-    corpus = metric.prepare(hypotheses, references, sources, document_ids)
-    rows = segment_statistics(metric, corpus.hypotheses, corpus.references)
-    if rows is None:
+    found = _kernel_rows(metric, hypotheses, references, sources, document_ids)
+    if found is None:
         return metric.segment_statistics(
-            hypotheses, references, progress,
+            hypotheses, references, progress=progress,
             sources=sources, document_ids=document_ids,
         )  # fmt: skip
     if progress is not None:
         progress(1.0)
-    return rows
+    return found[1]
 
 
 def score_output(
@@ -63,13 +62,29 @@ def score_output(
 ) -> MetricResult:
     """``metric.score(...)``, through the kernels when they compute this
     metric (same arguments, same result)."""
-    corpus = metric.prepare(hypotheses, references, sources, document_ids)
-    rows = segment_statistics(metric, corpus.hypotheses, corpus.references)
-    if rows is None:
-        return metric.score(
-            hypotheses, references, sentence, progress,
+    found = _kernel_rows(metric, hypotheses, references, sources, document_ids)
+    if found is None:
+        return metric.score(  # by keyword, as callers of metric.score do
+            hypotheses, references, sentence=sentence, progress=progress,
             sources=sources, document_ids=document_ids,
         )  # fmt: skip
     if progress is not None:
         progress(1.0)
+    corpus, rows = found
     return metric.result_from_statistics(corpus, references, rows, sentence)
+
+
+def _kernel_rows(metric, hypotheses, references, sources, document_ids):
+    """``(prepared corpus, rows)`` from the kernels, or None when they do not
+    compute this metric (any object that is not a Metric, e.g. a wrapper,
+    is left to its own ``score``)."""
+    if not isinstance(metric, Metric) or type(metric).__name__ not in _KERNEL_ROWS:
+        return None
+    corpus = metric.prepare(hypotheses, references, sources, document_ids)
+    rows = segment_statistics(metric, corpus.hypotheses, corpus.references)
+    return None if rows is None else (corpus, rows)
+
+
+# The classes scoring.batch.segment_rows computes rows of (it checks the
+# exact class again); named here so that other metrics never import it.
+_KERNEL_ROWS = frozenset({"Meteor", "TER", "CHRF", "CHRFPlusPlus"})
