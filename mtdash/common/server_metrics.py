@@ -17,11 +17,27 @@ resources, and loading the paraphrase table costs a process about 20 s and
 
 from __future__ import annotations
 
+import threading
+import time
 from pathlib import Path
 
 from django.conf import settings
 
 from scoring import Metric, MetricError, get_metric
+
+_RESOURCES = threading.Lock()
+
+
+def preload_meteor() -> float:
+    """Load English METEOR with the server's resources (WordNet, the
+    paraphrase table) and the compiled kernels' index of the table into this
+    process; the seconds it took (almost none once loaded)."""
+    from scoring.analysis.fast_scoring import score_output
+
+    started = time.perf_counter()
+    metric = server_metric("meteor:lang=en")
+    score_output(metric, ["ready ."], [["ready ."]])  # builds the kernels' index
+    return time.perf_counter() - started
 
 
 def server_metric(spec: str, *, signature: str | None = None) -> Metric:
@@ -41,7 +57,10 @@ def server_metric(spec: str, *, signature: str | None = None) -> Metric:
     candidates = [plain]
     table = settings.MTDASH_METEOR_PARAPHRASE_TABLE
     if getattr(plain, "lang", None) == "en" and table and Path(table).is_file():
-        candidates.insert(0, get_metric(spec, defaults={"paraphrase": table}))
+        # Loaded once per process (cached); a worker's preload may be at it
+        # now (mtdash.common.worker_resources): wait for it, not load twice.
+        with _RESOURCES:
+            candidates.insert(0, get_metric(spec, defaults={"paraphrase": table}))
     if signature is None:
         return candidates[0]
     wanted = _configuration(signature)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from mtdash.common import worker_resources  # noqa: F401 - its signal handlers
 from mtdash.common.beat_scheduler import SWEEP_TASK
 from mtdash.common.sweeper import sweep_jobs as sweep
 
