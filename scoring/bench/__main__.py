@@ -34,7 +34,10 @@
    first ``bin/run`` the same way.
 
 Options: ``--only PART`` (repeatable) runs some parts; ``--sentences N``
-scales the corpora down (tests run a tiny version); ``--workers N``;
+scales the corpora down (tests run a tiny version); ``--corpus DIR`` runs
+the suites on a corpus given as files instead of the generated one
+(``nbest.txt`` and ``ref1.txt`` ... ``refK.txt``, the layout of
+``make_bench_corpus.py``; :mod:`scoring.bench.corpus_files`); ``--workers N``;
 ``--cold-compile`` also measures compiling from scratch, in a subprocess with
 an empty Numba cache.
 """
@@ -77,6 +80,12 @@ def _parser() -> argparse.ArgumentParser:
         type=int,
         default=THROUGHPUT_SAMPLE,
         help="pairs given to the slow tools",
+    )
+    parser.add_argument(
+        "--corpus",
+        metavar="DIR",
+        help="suites: run on this corpus (DIR/nbest.txt, DIR/ref1.txt ... refK.txt) "
+        "instead of the generated one",
     )
     parser.add_argument("--workers", type=int, help="threads (default: CPUs available)")
     parser.add_argument(
@@ -146,6 +155,42 @@ def _progress(label: str):
     return report
 
 
+def _suite_on_files(name: str, arguments: argparse.Namespace, out) -> None:
+    """A suite's engine run, then the command line, on ``--corpus DIR``."""
+    from scoring.bench.corpus_files import corpus_files, run_suite_on_files
+    from scoring.bench.end_to_end import format_command_line, time_command_line_files
+    from scoring.bench.suites import SUITES, format_suite
+
+    files = corpus_files(arguments.corpus)
+    out.write(
+        f"\ncorpus {arguments.corpus}: {files.nbest.name}, "
+        f"{', '.join(path.name for path in files.references)} "
+        "(read and tokenised before the engine run: 'corpus generated' below)\n"
+    )
+    run = run_suite_on_files(
+        name,
+        files,
+        workers=arguments.workers,
+        n_bootstrap=arguments.bootstrap,
+        progress=_progress(name),
+    )
+    out.write(format_suite(run) + "\n")
+    out.flush()
+    if not arguments.no_command_line:
+        runs = time_command_line_files(
+            files.nbest,
+            files.references,
+            SUITES[name][1],
+            n_bootstrap=arguments.bootstrap,
+        )
+        out.write(format_command_line(runs) + "\n")
+        out.write(
+            f"(engine alone: {run.wall_seconds:.1f} s; the machine's load "
+            "inflates every figure)\n"
+        )
+        out.flush()
+
+
 def main(argv: list[str] | None = None) -> int:
     arguments = _parser().parse_args(argv)
     parts = arguments.only or list(PARTS)
@@ -187,6 +232,17 @@ def main(argv: list[str] | None = None) -> int:
             + "\n"
         )
         out.flush()
+    if arguments.corpus:
+        if arguments.sentences is not None:
+            sys.stderr.write(
+                "python -m scoring.bench: --sentences does not apply to --corpus "
+                "(write a smaller corpus instead)\n"
+            )
+            return 2
+        for name in ("suite1024", "suite16384"):
+            if name in parts:
+                _suite_on_files(name, arguments, out)
+        parts = [part for part in parts if part not in ("suite1024", "suite16384")]
     for name in ("suite1024", "suite16384"):
         if name in parts:
             started = time.perf_counter()

@@ -31,6 +31,8 @@ class CommandLineRun:
     output_mib: float  # size of what the command printed
     write_seconds: float  # writing the files (not counted above)
     as_json: bool
+    cpu_seconds: float = float("nan")  # the child's user + system time
+    load_before: tuple[float, float, float] | None = None
 
 
 def command(
@@ -52,12 +54,19 @@ def command(
 
 def run_measured(arguments: list[str], output: str) -> tuple[float, float]:
     """Wall seconds and peak MiB of one ``python -m scoring ...`` child; its
-    stdout goes to ``output``.
+    stdout goes to ``output`` (:func:`run_measured_cpu` adds its CPU time).
 
     The child is ``python -m scoring.bench.peak_child`` running the same
     command line, which reports its own peak (see that module); without
     ``/proc`` the child's ``ru_maxrss`` is used (it may include this
     process's size at the fork)."""
+    wall, peak, _ = run_measured_cpu(arguments, output)
+    return wall, peak
+
+
+def run_measured_cpu(arguments: list[str], output: str) -> tuple[float, float, float]:
+    """Wall seconds, peak MiB and CPU seconds (user + system) of one
+    ``python -m scoring ...`` child (see :func:`run_measured`)."""
     assert arguments[1:3] == ["-m", "scoring"]
     report = output + ".peak"
     wrapped = [arguments[0], "-m", "scoring.bench.peak_child", report, *arguments[3:]]
@@ -77,7 +86,7 @@ def run_measured(arguments: list[str], output: str) -> tuple[float, float]:
         peak_kib = float(Path(report).read_text())
     except (OSError, ValueError):
         peak_kib = usage.ru_maxrss / (1024 if sys.platform == "darwin" else 1)
-    return wall, peak_kib / 1024
+    return wall, peak_kib / 1024, usage.ru_utime + usage.ru_stime
 
 
 def time_command_line(
@@ -94,25 +103,54 @@ def time_command_line(
         started = time.perf_counter()
         files = write_moses_files(corpus, directory, compress=compress)
         write_seconds = time.perf_counter() - started
+        return time_command_line_files(
+            files.nbest,
+            files.references,
+            metrics,
+            n_bootstrap=n_bootstrap,
+            modes=modes,
+            write_seconds=write_seconds,
+            output_directory=directory,
+        )
+
+
+def time_command_line_files(
+    nbest: str | os.PathLike[str],
+    references: Sequence[str | os.PathLike[str]],
+    metrics: Mapping[str, str],
+    *,
+    n_bootstrap: int = 1000,
+    modes: Sequence[bool] = (False, True),
+    write_seconds: float = 0.0,
+    output_directory: str | None = None,
+) -> list[CommandLineRun]:
+    """Run the command line on n-best and reference files that exist (e.g.
+    ``--corpus DIR``), once per mode; its output goes to a temporary
+    directory (or ``output_directory``)."""
+    with tempfile.TemporaryDirectory(prefix="mtdash-bench-out-") as scratch:
+        directory = output_directory or scratch
         runs = []
         for as_json in modes:
             arguments = command(
-                str(files.nbest),
-                [str(path) for path in files.references],
+                str(nbest),
+                [str(path) for path in references],
                 list(metrics.values()),
                 as_json=as_json,
                 n_bootstrap=n_bootstrap,
             )
             output = os.path.join(directory, "out.json" if as_json else "out.txt")
-            wall, peak = run_measured(arguments, output)
+            load = os.getloadavg()
+            wall, peak, cpu = run_measured_cpu(arguments, output)
             runs.append(
                 CommandLineRun(
                     wall_seconds=wall,
                     peak_mib=peak,
-                    nbest_mib=files.nbest_bytes / 2**20,
+                    nbest_mib=os.path.getsize(nbest) / 2**20,
                     output_mib=os.path.getsize(output) / 2**20,
                     write_seconds=write_seconds,
                     as_json=as_json,
+                    cpu_seconds=cpu,
+                    load_before=load,
                 )
             )
     return runs
@@ -123,10 +161,17 @@ def format_command_line(runs: Sequence[CommandLineRun]) -> str:
     lines = []
     for run in runs:
         what = "--json" if run.as_json else "table"
+        load = (
+            ""
+            if run.load_before is None
+            else "; load average before "
+            + ", ".join(f"{value:.1f}" for value in run.load_before)
+        )
         lines.append(
             f"command line end to end ({what}): wall {run.wall_seconds:.1f} s, "
             f"peak memory {run.peak_mib:,.0f} MiB; n-best file "
             f"{run.nbest_mib:,.0f} MB (written in {run.write_seconds:.1f} s, not "
-            f"counted), output {run.output_mib:,.1f} MB"
+            f"counted), output {run.output_mib:,.1f} MB; CPU "
+            f"{run.cpu_seconds:.1f} s{load}"
         )
     return "\n".join(lines)
