@@ -1,6 +1,7 @@
 """The strict Content-Security-Policy breaks nothing: the main pages, a
-Plotly chart, the upload form's script, the admin and the API docs load in
-Chromium with no violation reported, and the chart is drawn."""
+Plotly chart, the upload form's script, the system and compare pages, the
+admin and the API docs load in Chromium with no violation reported, and the
+chart is drawn."""
 
 from __future__ import annotations
 
@@ -107,6 +108,8 @@ def test_main_pages_a_chart_the_admin_and_the_api_docs_run_under_the_policy(
         ("/", "main"),
         ("/test-sets/new/", "#id_source_file"),
         (f"/jobs/{jobs[0].pk}/", "main"),
+        (f"/outputs/{jobs[0].output.pk}/", "main"),
+        (f"/test-sets/{test_set.pk}/compare/", "main"),
         ("/admin/", "#content"),
         ("/account/tokens/", "main"),
     ):
