@@ -176,3 +176,27 @@ def test_text_source_tokenises_each_distinct_word_once(monkeypatch):
     words = {"a", "b,", "c", "d", "e"}
     reference_texts = [text for group in references for text in group]
     assert sorted(seen) == sorted([*words, *reference_texts])
+
+
+@pytest.mark.parametrize("step", [2, 1 << 15])
+def test_whole_text_views_of_a_file_hold_each_texts_tokens(tmp_path, monkeypatch, step):
+    import scoring.orange.token_views as token_views
+
+    monkeypatch.setattr(token_views, "_TEXTS_PER_STEP", step)
+    texts = [t for t in TRICKY if "\n" not in t] + ["Mr. Li's U.S.-based, well-known"]
+    lines = [f"{i % 3} ||| {text} ||| f ||| 0" for i, text in enumerate(texts)]
+    lines.sort(key=lambda line: int(line.split(" ", 1)[0]))
+    (tmp_path / "n.nbest").write_text("\n".join(lines) + "\n")
+    words = read_nbest_words(tmp_path / "n.nbest")
+    views = [token_view(get_metric(spec)) for spec in ("meteor", "bleu:tokenize=intl")]
+    references = [("a", "b")] * 3
+    source = pretokenized_source(words, references, views)
+    for view in views:
+        tokens = source.views[view]
+        offsets = tokens.hyp_offsets.tolist()
+        got = [
+            tuple(tokens.vocabulary[t] for t in tokens.hyp_tokens[a:b].tolist())
+            for a, b in zip(offsets[:-1], offsets[1:])
+        ]
+        expected = [tuple(view(line.split(" ||| ")[1])) for line in lines]
+        assert got == expected
