@@ -259,7 +259,10 @@ def build_leaderboard(
                 ),
             )
         )
-    names = sorted(set(column_of.values()))
+    # A metric only hidden outputs carry has no column (nothing to show, and
+    # no signature to head it: it made the page fail).
+    shown = {name for row in rows for name in row.scores}
+    names = sorted(set(column_of.values()) & shown)
     names += [name for name in external if name not in names]
     primary = _primary(names, column_of, rank_by)
     if primary:

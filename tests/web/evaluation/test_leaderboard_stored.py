@@ -200,3 +200,19 @@ def test_a_cold_bench_request_builds_the_page_again(
     forget_everything()
     client.get(page_url(test_set))
     assert len(builds) == 2
+
+
+def test_a_leaderboard_whose_scored_outputs_are_all_hidden_still_answers(
+    client, owner, test_set, scored
+):
+    """Hiding the only scored output (or deleting the visible ones) used to
+    fail the page and the API (a column without a visible score had no
+    signature to head it)."""
+    create_system_output(test_set, owner, "unscored", HYPOTHESES, queue=False)
+    SystemOutput.objects.filter(pk=scored.pk).update(hidden=True)
+    client.force_login(owner)
+    page = client.get(page_url(test_set))
+    assert page.status_code == 200
+    body = client.get(api_url(test_set), **JSON).json()
+    assert body["metrics"] == []
+    assert [row["system"] for row in body["systems"]] == ["unscored"]
