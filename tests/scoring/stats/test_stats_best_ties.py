@@ -227,3 +227,24 @@ def test_the_cli_names_the_test_its_sidedness_and_the_interval(
     text = capsys.readouterr().out
     assert f"({sides}, alpha 0.05)" in text
     assert "intervals: two-sided 95% percentile bootstrap interval" in text
+
+
+def _estimate(coefficient: float, samples: list[float]):
+    return estimate_from_samples(
+        coefficient, np.array(samples), "pearson", 3, 1, 0.95, unit="system"
+    )
+
+
+@pytest.mark.parametrize("noise", [-4e-16, 4e-16])
+def test_resampled_differences_of_rounding_size_are_ties(noise):
+    # Three systems: most resamples repeat a system and give both metrics
+    # r = 1 (or -1), equal up to the last bits, which may fall either way.
+    best = _estimate(0.95, [1.0, 1.0, -1.0, 0.9, 1.0, 1.0])
+    other = _estimate(
+        0.90, [1.0 - noise, 1.0 + noise, -1.0 - noise, 0.8, 1.0 - noise, 1.0]
+    )
+    cells = mark_best(["a", "b"], [best, other])
+    # Differences: five ties and one 0.1, so 5/6 of them are <= 0.
+    assert cells[1].equivalent
+    assert cells[1].p_value == pytest.approx(1.0)
+    assert cells[1].difference_low == 0.0
