@@ -326,10 +326,11 @@ MTDASH_SWEEP_SECONDS = env_int("MTDASH_SWEEP_SECONDS", 30, minimum=1)
 MTDASH_JOB_TEST_DELAY_SECONDS = env_int("MTDASH_JOB_TEST_DELAY_SECONDS", 0)
 # Numba's on-disk cache of the compiled batch kernels, in a directory the
 # app may write (the package's own __pycache__ may not be, e.g. in the Docker
-# image): workers compile the kernels once and load them on every later start
-# (mtdash.celery warms them up as a worker process starts). Numba reads the
-# variable when it is first imported, which is after the settings in every
-# process (bin/run and docker-compose also export it).
+# image): a task compiles the kernels it calls once, and later tasks and
+# starts load them from here (workers compile nothing as they start; see
+# mtdash.celery). Numba reads the variable when it is first imported, which
+# is after the settings in every process (bin/run and docker-compose also
+# export it).
 NUMBA_CACHE_DIR = env_str("NUMBA_CACHE_DIR", str(DATA_DIR / "numba-cache"))
 os.environ.setdefault("NUMBA_CACHE_DIR", NUMBA_CACHE_DIR)
 
