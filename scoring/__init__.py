@@ -41,8 +41,10 @@ from scoring.version import __version__
 def warm_up_batch_engine() -> tuple[float, bool]:
     """Make every compiled batch kernel ready in this process (compiled, or
     loaded from Numba's cache); returns (seconds, whether all came from the
-    cache). For a worker starting up. Numba is imported only here, so
-    ``import scoring`` stays light."""
+    cache). For timings that must exclude compiling (the benchmark); a run
+    needs only the kernels it calls (:func:`prepare_orange_kernels`), and
+    workers call neither. Numba is imported only here, so ``import scoring``
+    stays light."""
     from scoring.batch.warmup import warm_up, warm_up_from_cache
 
     seconds = warm_up()
