@@ -18,6 +18,7 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from mtdash.celery import app as celery_app
+from mtdash.common.broker import consumed_queues
 from mtdash.common.jobs import Job, JobStatus
 
 logger = logging.getLogger(__name__)
@@ -79,9 +80,10 @@ class RunningWork:
 
 @dataclass(frozen=True)
 class QueuePlace:
-    """Why a queued job waits: the rows queued before it, by kind, and what
-    the workers run now. Every kind of job shares the workers, so a scoring
-    job may wait behind another team's ORANGE chunks."""
+    """Why a queued job waits: the rows a free slot takes before it, by
+    kind, and what the workers run now. Every kind of job shares the
+    workers, so a scoring job may wait for another team's ORANGE chunks to
+    end, though never behind a queued one."""
 
     ahead: int
     ahead_by_kind: tuple[tuple[str, int], ...]  # (kind, count), kinds with rows
@@ -124,21 +126,32 @@ def worker_models() -> list[type[Job]]:
     ]
 
 
+def queue_rank(model: type[Job]) -> int:
+    """Where the queue of ``model``'s rows stands among the queues the
+    workers read, most urgent first (0)."""
+    queues = consumed_queues()
+    route = celery_app.amqp.router.route({}, model.task_name, (0,), {})
+    name = route["queue"].name
+    return queues.index(name) if name in queues else len(queues)
+
+
 def queue_place(job: Job) -> QueuePlace | None:
     """Where ``job`` waits, or None when none of its rows is queued.
 
-    Ahead are the queued rows of every kind created before the job's first
-    waiting row (messages go out in that order; a row queued again after a
-    failure keeps its place by this count, though its message is new).
+    Ahead are the rows queued in a more urgent queue, whenever they came (a
+    free slot takes them first: scoring jobs, then analyses, then ORANGE
+    chunks; ``CELERY_TASK_QUEUES``), and those of the job's own queue created
+    before its first waiting row (messages go out in that order; a row queued
+    again after a failure keeps its place by this count, though its message
+    is new). Rows of a less urgent queue are never ahead.
     """
+    waiting_rows = job.waiting_rows()
     first = (
-        job.waiting_rows()
-        .order_by("created_at")
-        .values_list("created_at", flat=True)
-        .first()
+        waiting_rows.order_by("created_at").values_list("created_at", flat=True).first()
     )
     if first is None:
         return None
+    own_rank = queue_rank(waiting_rows.model)
     now = timezone.now()
     by_kind: list[tuple[str, int]] = []
     running: list[RunningWork] = []
@@ -148,12 +161,16 @@ def queue_place(job: Job) -> QueuePlace | None:
         # One query per kind for both counts (a job page polls this every
         # few seconds: three queries per kind cost 10 ms of CPU a poll).
         leased = model.leased_statuses
+        rank = queue_rank(model)
+        ahead = Q(status=JobStatus.QUEUED)
+        if rank == own_rank:
+            ahead &= Q(created_at__lt=first)
+        elif rank > own_rank:
+            ahead = Q(pk__isnull=True)  # a less urgent queue: never ahead
         counts = model.objects.filter(
             Q(status=JobStatus.QUEUED) | Q(status__in=leased)
         ).aggregate(
-            waiting=Count(
-                "pk", filter=Q(status=JobStatus.QUEUED, created_at__lt=first)
-            ),
+            waiting=Count("pk", filter=ahead),
             held=Count("pk", filter=Q(status__in=leased)),
         )
         if counts["waiting"]:

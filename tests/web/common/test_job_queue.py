@@ -132,3 +132,24 @@ def test_an_orange_job_waits_behind_earlier_jobs_of_every_kind(
     page = client.get(job.get_absolute_url()).content.decode()
     assert 'id="orange-job-queue"' in page
     assert "2 tasks queued before it (2 scoring jobs)" in page
+
+
+def test_a_scoring_job_is_not_behind_queued_orange_chunks_they_are_behind_it(
+    client, owner, test_set, nbest
+):
+    """Workers read the scoring queue before the ORANGE queue: chunks queued
+    earlier are not ahead of a scoring job, and a scoring job queued later is
+    ahead of the chunks."""
+    check_waiting_uploads()
+    quiet_queue_but_scoring()
+    orange = create_orange_job(
+        nbest, owner, ["bleu"], OrangeOptions(), queue=False, max_sentences=1
+    )
+    scoring = create_system_output(test_set, owner, "later", HYPOTHESES, queue=False)
+    client.login(username=owner.username, password=PASSWORD)
+
+    place = status(client, scoring)["queue"]
+    assert place["ahead"] == 0
+    assert "next in the queue" in place["summary"]
+    orange_place = client.get(reverse("orange_job_status", args=[orange.pk])).json()
+    assert orange_place["queue"]["ahead_by_kind"] == {"scoring job": 1}
