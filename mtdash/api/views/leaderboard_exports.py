@@ -11,10 +11,16 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.views import APIView
 
 from mtdash.api.permissions import scoped_or_404
-from mtdash.api.views.testsets import LEADERBOARD_PARAMETERS, requested_leaderboard
+from mtdash.api.views.testsets import LEADERBOARD_PARAMETERS
 from mtdash.common.responses import CONTENT_TYPES, download_response
 from mtdash.evaluation.access import test_sets_of
 from mtdash.evaluation.leaderboard import exports
+from mtdash.evaluation.leaderboard.stored import (
+    LeaderboardQuery,
+    not_modified,
+    revalidated,
+    with_validator,
+)
 
 
 class _FileRenderer(BaseRenderer):
@@ -58,6 +64,9 @@ class TestSetLeaderboardFile(APIView):
     )
     def get(self, request, pk: int, fmt: str):
         test_set = scoped_or_404(test_sets_of(request.user), pk)
-        board = requested_leaderboard(request, test_set)
-        body = exports.FORMATS[fmt](board)
-        return download_response(body, f"leaderboard-{test_set.pk}.{fmt}")
+        query = LeaderboardQuery.of(request.query_params)
+        export = exports.leaderboard_export(test_set, query, fmt)
+        if export.etag and not_modified(request, export.etag):
+            return revalidated(export.etag)
+        response = download_response(export.body, f"leaderboard-{test_set.pk}.{fmt}")
+        return with_validator(response, export.etag) if export.etag else response

@@ -3,23 +3,32 @@ sidecar CSV), an Excel workbook (:mod:`~mtdash.evaluation.leaderboard.xlsx`),
 a LaTeX table for papers, and JSON (the API's object).
 
 ``FORMATS`` is the list of what may be exported, by the URL's suffix; the
-URL accepts nothing else.
+URL accepts nothing else. :func:`leaderboard_export` serves them, the text
+formats from stored renderings (:mod:`.stored`) with an ETag.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from mtdash.common.exports import csv_text, fixed, latex_escape, one_line
 from mtdash.evaluation.leaderboard.as_json import leaderboard_json
-from mtdash.evaluation.leaderboard.build import Leaderboard
+from mtdash.evaluation.leaderboard.build import Leaderboard, build_leaderboard
+from mtdash.evaluation.leaderboard.stored import (
+    LeaderboardQuery,
+    rendering,
+    stored_value,
+)
 from mtdash.evaluation.leaderboard.table import (
     SIGNATURE_HEADER,
     leaderboard_table,
     signature_rows,
 )
+from mtdash.evaluation.leaderboard.version import leaderboard_version
 from mtdash.evaluation.leaderboard.xlsx import leaderboard_xlsx
+from mtdash.evaluation.models import TestSet
 
 
 def leaderboard_csv(leaderboard: Leaderboard) -> str:
@@ -159,3 +168,29 @@ FORMATS: dict[str, Callable[[Leaderboard], str | bytes]] = {
     "tex": leaderboard_latex,
     "json": leaderboard_json_text,
 }
+
+# The workbook's provenance sheet names the moment it was exported, so it
+# is built for each request; the text formats are stored per version.
+STORED_FORMATS = frozenset({"signatures.csv", "csv", "tex", "json"})
+
+
+@dataclass(frozen=True)
+class Export:
+    body: str | bytes
+    etag: str | None  # None: built for this request (the workbook)
+
+
+def leaderboard_export(test_set: TestSet, query: LeaderboardQuery, fmt: str) -> Export:
+    """The leaderboard in ``fmt`` (a key of ``FORMATS``), ranked, tested and
+    corrected as ``query`` asks."""
+
+    def build() -> str | bytes:
+        board = build_leaderboard(
+            test_set, rank_by=query.metric, test=query.test, correction=query.correction
+        )
+        return FORMATS[fmt](board)
+
+    if fmt not in STORED_FORMATS:
+        return Export(build(), None)
+    wanted = rendering(test_set, leaderboard_version(test_set), f"file:{fmt}", query)
+    return Export(stored_value(wanted, build), wanted.etag)

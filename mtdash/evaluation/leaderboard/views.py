@@ -14,7 +14,6 @@ from django.views.decorators.http import require_GET
 from mtdash.common.responses import download_response
 from mtdash.evaluation import access
 from mtdash.evaluation.leaderboard import exports
-from mtdash.evaluation.leaderboard.build import build_leaderboard
 from mtdash.evaluation.leaderboard.page import (
     CORRECTION_CHOICES,
     StoredPage,
@@ -93,15 +92,11 @@ def test_set_export(request, pk: int, fmt: str):
     if render_export is None:  # the URL admits only known formats; a backstop
         raise Http404(f"no leaderboard export in {fmt!r}")
     test_set = access.get_test_set(request.user, pk)
-    leaderboard = build_leaderboard(
-        test_set,
-        rank_by=request.GET.get("metric"),
-        test=request.GET.get("test"),
-        correction=request.GET.get("correction"),
-    )
-    return download_response(
-        render_export(leaderboard), f"leaderboard-{test_set.pk}.{fmt}"
-    )
+    export = exports.leaderboard_export(test_set, LeaderboardQuery.of(request.GET), fmt)
+    if export.etag and not_modified(request, export.etag):
+        return revalidated(export.etag)
+    response = download_response(export.body, f"leaderboard-{test_set.pk}.{fmt}")
+    return with_validator(response, export.etag) if export.etag else response
 
 
 @login_required

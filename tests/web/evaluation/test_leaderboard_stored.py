@@ -216,3 +216,34 @@ def test_a_leaderboard_whose_scored_outputs_are_all_hidden_still_answers(
     body = client.get(api_url(test_set), **JSON).json()
     assert body["metrics"] == []
     assert [row["system"] for row in body["systems"]] == ["unscored"]
+
+
+@pytest.mark.parametrize(
+    "url_name, args",
+    [("test_set_export", ["csv"]), ("api_leaderboard_file", ["csv"])],
+    ids=["page export", "API file"],
+)
+def test_a_csv_export_is_stored_and_confirmed_until_a_score_changes(
+    client, owner, test_set, scored, url_name, args
+):
+    client.force_login(owner)
+    url = reverse(url_name, args=[test_set.pk, *args])
+    first = client.get(url, {"metric": "bleu"})
+    assert first.status_code == 200 and "sys-a" in first.content.decode()
+    etag = first["ETag"]
+    again = client.get(url, {"metric": "bleu"}, HTTP_IF_NONE_MATCH=etag)
+    assert again.status_code == 304
+    # Another ranking is another rendering.
+    assert client.get(url, {"metric": "chrf"})["ETag"] != etag
+    CorpusScore.objects.filter(output=scored, metric="bleu").update(score=12.3456)
+    changed = client.get(url, {"metric": "bleu"}, HTTP_IF_NONE_MATCH=etag)
+    assert changed.status_code == 200
+    assert "12.3456" in changed.content.decode()
+
+
+def test_the_workbook_is_built_for_each_request(client, owner, test_set, scored):
+    """Its provenance sheet names the moment it was exported."""
+    client.force_login(owner)
+    answer = client.get(reverse("test_set_export", args=[test_set.pk, "xlsx"]))
+    assert answer.status_code == 200
+    assert "ETag" not in answer
