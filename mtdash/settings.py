@@ -91,6 +91,9 @@ DATABASES = {
     "default": dj_database_url.parse(
         env_str("DATABASE_URL", f"sqlite:///{DATA_DIR / 'mtdash.sqlite3'}"),
         conn_max_age=env_int("MTDASH_DB_CONN_MAX_AGE", 0),
+        # Web processes keep their connection (mtdash/wsgi.py): after a
+        # database restart the first request would meet a dead one.
+        conn_health_checks=True,
     )
 }
 _TEST_DB_SUFFIX = env_str("MTDASH_TEST_DB_SUFFIX", "") or str(os.getpid())
