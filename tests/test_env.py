@@ -82,7 +82,8 @@ def test_it_refuses_a_proxy_header_it_cannot_read(monkeypatch, raw):
 ROOT = Path(__file__).resolve().parents[1]
 # A call whose first argument is a variable's name (env_str("MTDASH_X", ...),
 # env_choice, artifact_storage, os.environ.get, ...) or os.environ["..."].
-NAME = r"((?:MTDASH|DATABASE|REDIS|AWS)_[A-Z0-9_]*)"
+# (A bare prefix such as startswith(("MTDASH_", ...)) names no variable.)
+NAME = r"((?:MTDASH|DATABASE|REDIS|AWS)_[A-Z0-9_]+)"
 READERS = re.compile(rf"\(\s*\"{NAME}\"|os\.environ\[\"{NAME}\"\]")
 SHELL_READS = re.compile(r"\$\{?((?:MTDASH|DATABASE|REDIS)_[A-Z0-9_]*)")
 # The artifact storage's variables (mtdash.env.artifact_storage): documented
