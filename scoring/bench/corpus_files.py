@@ -84,7 +84,7 @@ def run_suite_on_files(
     from scoring.batch.engine import token_view
     from scoring.orange.nbest_stream import read_nbest_words
     from scoring.orange.prepare import prepare_metrics
-    from scoring.orange.token_views import pretokenized_source
+    from scoring.orange.sources import pretokenized_source
 
     _, specs = SUITES[name]
     started = time.perf_counter()

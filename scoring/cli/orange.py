@@ -175,7 +175,7 @@ def run_orange(arguments: argparse.Namespace) -> OrangeResults:
     # Compiled kernels (the reader's and the engine's): loaded on use.
     from scoring.batch.engine import token_view
     from scoring.orange.nbest_stream import read_nbest_words
-    from scoring.orange.token_views import pretokenized_source
+    from scoring.orange.sources import pretokenized_source
 
     nbest = read_nbest_words(
         arguments.nbest, keep_texts=_needs_texts(arguments, metrics.values())

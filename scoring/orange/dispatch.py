@@ -49,8 +49,7 @@ from scoring.orange.ranking import (
     merge_rankings,
     summarise,
 )
-from scoring.orange.sources import TextSource
-from scoring.orange.token_views import pretokenized_source
+from scoring.orange.sources import TextSource, pretokenized_source
 
 
 def on_engine(metric: Metric, per_pair: bool = False) -> bool:

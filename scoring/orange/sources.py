@@ -10,7 +10,7 @@ parallel threads without sharing mutable state. ``candidate_counts`` and
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -25,6 +25,13 @@ from scoring.batch.grid import (
 )
 from scoring.metrics.ter.preprocess import TerPreprocessor
 from scoring.orange.nbest import TokenizedNBest
+from scoring.orange.nbest_stream import NBestWords
+from scoring.orange.token_views import (
+    candidate_tokens,
+    splits_at_whitespace,
+    texts_tokens,
+    whole_texts_tokens,
+)
 from scoring.tokenizers.registry import WhitespaceTokenizer
 
 # Views that lower-case and split at most: cheaper per text than per word.
@@ -63,13 +70,6 @@ class TextSource:
     )
 
     def grids(self, view: Hashable, start: int, stop: int) -> tuple[PairGrid, PairGrid]:
-        # Here, not at the top: token_views imports this module.
-        from scoring.orange.token_views import (
-            splits_at_whitespace,
-            texts_tokens,
-            whole_texts_tokens,
-        )
-
         candidates, references = (
             self.candidates[start:stop],
             self.references[start:stop],
@@ -223,3 +223,31 @@ class PretokenizedSource:
             vocabulary=tokens.vocabulary,
         )
         return candidates, candidates.with_references_as_hypotheses()
+
+
+def pretokenized_source(
+    nbest: NBestWords,
+    references: Sequence[Sequence[str]],
+    views: Iterable[Hashable],
+) -> PretokenizedSource:
+    """Every candidate and reference as token ids for each of ``views``.
+
+    ``references[i]`` are the K_i references of the i-th sentence of
+    ``nbest`` (by position).
+    """
+    if len(references) != nbest.sentence_ids.size:
+        raise ValueError("one list of references is needed per sentence")
+    tokens_by_view = {}
+    for view in dict.fromkeys(views):
+        interner = TokenInterner()
+        hyp_tokens, hyp_offsets = candidate_tokens(nbest, view, interner)
+        reference_tokens = tuple(
+            tuple(
+                np.asarray(interner.intern(view(text)), dtype=np.int32) for text in refs
+            )
+            for refs in references
+        )
+        tokens_by_view[view] = ViewTokens(
+            hyp_tokens, hyp_offsets, reference_tokens, interner.vocabulary
+        )
+    return PretokenizedSource(nbest.sentence_offsets, tokens_by_view)

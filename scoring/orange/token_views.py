@@ -26,7 +26,7 @@ the same vocabulary. Tests compare both ways on real and adversarial text.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Sequence
 from itertools import chain
 
 import numpy as np
@@ -35,7 +35,6 @@ from scoring.batch.grid import TokenInterner
 from scoring.metrics.rouge.preprocess import RougeTextProcessor
 from scoring.metrics.ter.preprocess import TerPreprocessor
 from scoring.orange.nbest_stream import NBestWords
-from scoring.orange.sources import PretokenizedSource, ViewTokens
 from scoring.tokenizers.registry import Mteval13aTokenizer, WhitespaceTokenizer
 
 # Words gathered per NumPy step: bounds the index arrays (8 bytes a token).
@@ -90,7 +89,7 @@ def _gather(
     return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int32)
 
 
-def _candidate_tokens(
+def candidate_tokens(
     nbest: NBestWords, view, interner: TokenInterner
 ) -> tuple[np.ndarray, np.ndarray]:
     """``(tokens (T,) int32, offsets (C + 1,) int64)`` of every candidate."""
@@ -162,31 +161,3 @@ def texts_tokens(
     tokens = _gather(words, word_offsets, word_tokens).astype(np.int32, copy=False)
     ends = np.concatenate(([0], np.cumsum(np.diff(word_offsets)[words])))
     return tokens, ends[np.concatenate(([0], np.cumsum(counts)))].astype(np.int64)
-
-
-def pretokenized_source(
-    nbest: NBestWords,
-    references: Sequence[Sequence[str]],
-    views: Iterable[Hashable],
-) -> PretokenizedSource:
-    """Every candidate and reference as token ids for each of ``views``.
-
-    ``references[i]`` are the K_i references of the i-th sentence of
-    ``nbest`` (by position).
-    """
-    if len(references) != nbest.sentence_ids.size:
-        raise ValueError("one list of references is needed per sentence")
-    tokens_by_view = {}
-    for view in dict.fromkeys(views):
-        interner = TokenInterner()
-        hyp_tokens, hyp_offsets = _candidate_tokens(nbest, view, interner)
-        reference_tokens = tuple(
-            tuple(
-                np.asarray(interner.intern(view(text)), dtype=np.int32) for text in refs
-            )
-            for refs in references
-        )
-        tokens_by_view[view] = ViewTokens(
-            hyp_tokens, hyp_offsets, reference_tokens, interner.vocabulary
-        )
-    return PretokenizedSource(nbest.sentence_offsets, tokens_by_view)

@@ -13,8 +13,8 @@ from scoring.orange.nbest import NBestList, open_nbest
 from scoring.orange.nbest_stream import read_nbest_words
 from scoring.orange.options import OrangeOptions
 from scoring.orange.prepare import prepare_metrics
-from scoring.orange.sources import TextSource
-from scoring.orange.token_views import pretokenized_source, splits_at_whitespace
+from scoring.orange.sources import TextSource, pretokenized_source
+from scoring.orange.token_views import splits_at_whitespace
 from scoring.registry import get_metric
 from scoring.textfiles import read_segments
 from tests.scoring.support.realdata import DATA_DIR
