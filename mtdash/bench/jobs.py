@@ -19,7 +19,8 @@ Flows (each in a team of its own, deleted afterwards):
 zh-en has one human reference; where two are needed, the output of a system
 no flow scores (``yyds``) is the second. Times are wall seconds from the
 submission, and the workers' CPU seconds (user + system, the worker processes
-and their children) spent meanwhile.
+and their children) spent meanwhile. With a paraphrase table, the flows
+start once every worker loaded METEOR's resources, which is its own line.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ from mtdash.evaluation.services.uploads import (
 from mtdash.teams.models import Membership, Team
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
+READY = "METEOR's resources ready"  # mtdash.common.worker_resources logs it
 PAIR = "wmt21/zh-en"
 SECOND_REFERENCE = "yyds"  # a system's output standing in for a 2nd reference
 SUBMISSION_METRICS = ("bleu", "chrf", "ter", "meteor")
@@ -109,6 +111,23 @@ class Workers:
 
     def __init__(self, n: int, log_dir: Path) -> None:
         self.processes = start_workers(n, log_dir)
+        self.logs = [log_dir / f"worker{i + 1}.log" for i in range(n)]
+
+    def wait_for_meteor(self, timeout: float) -> Timing | None:
+        """With a paraphrase table, wait until every worker process loaded
+        METEOR's resources (mtdash.common.worker_resources), so the flows
+        time ready workers; the wait is reported as its own line."""
+        table = settings.MTDASH_METEOR_PARAPHRASE_TABLE
+        if not table or not Path(table).is_file():
+            return None
+        cpu, started = self.cpu(), time.perf_counter()
+        deadline = time.monotonic() + timeout
+        while not all(READY in log.read_text() for log in self.logs):
+            if time.monotonic() > deadline:
+                raise RuntimeError("the workers did not load METEOR's resources")
+            time.sleep(0.2)
+        step = "workers' preload of METEOR's resources (after start)"
+        return Timing("workers", step, time.perf_counter() - started, self.cpu() - cpu)
 
     def cpu(self) -> float:
         total = 0.0
@@ -204,8 +223,7 @@ def bench_scored_and_compared(
         cpu, started = workers.cpu(), time.perf_counter()
         jobs = create_system_outputs(ts, user, outputs, metrics=list(metrics))
         if judgments:
-            mqm = data_dir() / "human" / "mqm_seg.tsv"
-            import_judgments(ts, user, mqm.read_bytes(), mqm.name)
+            import_judgments(ts, user, _mqm_of(outputs), "mqm_seg.tsv")
         _wait_all(jobs, timeout)
         scored = time.perf_counter() - started
         scored_cpu = workers.cpu() - cpu
@@ -219,6 +237,14 @@ def bench_scored_and_compared(
         ]  # fmt: skip
     finally:
         team.delete()
+
+
+def _mqm_of(outputs) -> bytes:
+    """WMT's MQM file, the header and the rows of these systems only (it
+    rates others too, and references, which the test set has no output of)."""
+    lines = (data_dir() / "human" / "mqm_seg.tsv").read_text("utf-8").splitlines()
+    kept = [lines[0]] + [line for line in lines[1:] if line.split("\t")[0] in outputs]
+    return ("\n".join(kept) + "\n").encode("utf-8")
 
 
 def bench_web(workers: Workers, n: int, timeout: float) -> list[Timing]:
@@ -270,6 +296,9 @@ def bench_jobs(flows=FLOWS, n_workers: int = 2, timeout: float = 3600.0,
     with tempfile.TemporaryDirectory(prefix="bench-jobs-") as work:
         workers = Workers(n_workers, Path(log_dir or work))
         try:
+            preload = workers.wait_for_meteor(timeout)
+            if preload is not None:
+                yield preload
             for flow in worker_flows:
                 if flow == "meteor":
                     yield from bench_meteor(workers, 1875, timeout)
