@@ -7,7 +7,8 @@ the first worker holds its lease, and saving replaces earlier scores of the
 same metric instead of adding to them, so a job re-run after its worker died
 leaves one score per metric. A worker that lost its lease saves nothing, and
 one whose job was deleted (with its output) stops at its next progress report
-(about every 1% of a metric) rather than scoring on.
+(about every 1% of a metric; the progress itself is written at most every
+half second) rather than scoring on.
 """
 
 from __future__ import annotations
@@ -143,21 +144,39 @@ def _score(job: ScoringJob) -> None:
         report(position, 1.0)
 
 
-def _progress_reporter(job_id: int, n_metrics: int) -> Callable[[int, float], None]:
-    """Return report(metric_position, fraction) writing whole percents, rarely.
+# At most one progress write (an UPDATE and a lease renewal: two SQLite
+# commits, 35 ms together) per this many seconds; the reports in between only
+# read whether the row is still held. A job of ten metrics on 2,000 segments
+# wrote 65 times, a third of its wall time.
+PROGRESS_WRITE_SECONDS = 0.5
 
-    Each write also checks that this worker still holds the job: a job whose
+
+def _progress_reporter(
+    job_id: int, n_metrics: int, clock: Callable[[], float] = time.monotonic
+) -> Callable[[int, float], None]:
+    """Return report(metric_position, fraction), acting on whole percents.
+
+    The first report and then at most one every ``PROGRESS_WRITE_SECONDS``
+    write the progress (renewing the lease); every other new percent only
+    checks that this worker still holds the job. Either way a job whose
     output was deleted (the row goes with it) raises ``LeaseLost`` there, so
     the metric stops within one percent of its work instead of running on.
     """
     jobs = ScoringJob.objects.filter(pk=job_id)
-    last_written = [-1]
+    last_percent = [-1]
+    last_write: list[float | None] = [None]
 
     def report(position: int, fraction: float) -> None:
         percent = int(100 * (position + min(max(fraction, 0.0), 1.0)) / n_metrics)
-        if percent > last_written[0]:
-            last_written[0] = percent
+        if percent <= last_percent[0]:
+            return
+        last_percent[0] = percent
+        now = clock()
+        if last_write[0] is None or now - last_write[0] >= PROGRESS_WRITE_SECONDS:
+            last_write[0] = now
             jobs.report_progress_or_stop(percent)
+        else:
+            jobs.stop_unless_held()
 
     return report
 
