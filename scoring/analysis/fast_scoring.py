@@ -2,7 +2,7 @@
 
 :func:`score_output` returns exactly what ``metric.score`` returns (the same
 statistics, scores, signatures and details), computing the segment
-statistics of METEOR, TER and chrF/chrF++ with the batch engine
+statistics of METEOR, TER, chrF/chrF++, BLEU/BLEUS, WER and PER with the batch engine
 (:mod:`scoring.batch.segment_rows`: 10-50x faster than their per-pair
 Python on a test set) and every other metric with its own code. The web
 app's scoring jobs and per-reference diagnostics call it: a METEOR job with
@@ -87,4 +87,6 @@ def _kernel_rows(metric, hypotheses, references, sources, document_ids):
 
 # The classes scoring.batch.segment_rows computes rows of (it checks the
 # exact class again); named here so that other metrics never import it.
-_KERNEL_ROWS = frozenset({"Meteor", "TER", "CHRF", "CHRFPlusPlus"})
+_KERNEL_ROWS = frozenset(
+    {"Meteor", "TER", "CHRF", "CHRFPlusPlus", "BLEU", "BLEUS", "WER", "PER"}
+)

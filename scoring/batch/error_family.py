@@ -50,6 +50,16 @@ class ErrorRateFamily(MetricFamily[WER | PER | SER]):
     def scores(self, grid: PairGrid, masks: np.ndarray) -> list[np.ndarray]:
         """Sentence WER/PER/SER (percent) of every hypothesis against every
         subset: one ``(H, S)`` array per metric."""
+        return [
+            np.asarray(metric.sentence_scores_from_statistics(rows), dtype=np.float64)
+            for metric, rows in zip(
+                self.metrics, self.statistics_rows(grid, masks), strict=True
+            )
+        ]
+
+    def statistics_rows(self, grid: PairGrid, masks: np.ndarray) -> list[np.ndarray]:
+        """Each metric's ``segment_row`` of every hypothesis against every
+        subset: one ``(H, S, n_stats)`` array per metric."""
         member = membership(masks, grid.refs_per_group[grid.hyp_groups], grid.max_refs)
         ref_lengths = grid.pair_ref_lengths()
         mean_ref_len = subset_mean_lengths(ref_lengths, member)
@@ -85,9 +95,5 @@ class ErrorRateFamily(MetricFamily[WER | PER | SER]):
                     ],
                     axis=-1,
                 )
-            results.append(
-                np.asarray(
-                    metric.sentence_scores_from_statistics(rows), dtype=np.float64
-                )
-            )
+            results.append(rows)
         return results

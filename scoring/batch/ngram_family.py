@@ -93,6 +93,16 @@ class BleuFamily(MetricFamily[BLEU]):
     def scores(self, grid: PairGrid, masks: np.ndarray) -> list[np.ndarray]:
         """Sentence BLEU (0-100) of every hypothesis against every subset:
         one ``(H, S)`` array per metric."""
+        return [
+            np.asarray(metric.sentence_scores_from_statistics(rows), dtype=np.float64)
+            for metric, rows in zip(
+                self.metrics, self.statistics_rows(grid, masks), strict=True
+            )
+        ]
+
+    def statistics_rows(self, grid: PairGrid, masks: np.ndarray) -> list[np.ndarray]:
+        """Each metric's ``segment_row`` of every hypothesis against every
+        subset: one ``(H, S, n_stats)`` int64 array per metric."""
         largest = max(metric.max_order for metric in self.metrics)
         matches = clipped_subset_matches(*_grid_args(grid), largest, masks)  # (H, S, N)
         hyp_lengths = grid.hyp_lengths
@@ -117,11 +127,7 @@ class BleuFamily(MetricFamily[BLEU]):
                 ],
                 axis=2,
             )
-            results.append(
-                np.asarray(
-                    metric.sentence_scores_from_statistics(rows), dtype=np.float64
-                )
-            )
+            results.append(rows)
         return results
 
 

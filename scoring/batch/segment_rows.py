@@ -1,6 +1,7 @@
 """Per-segment statistics of a whole system output through the compiled
 kernels: the rows ``Metric.segment_statistics`` gives, for the metrics whose
-per-pair Python is slow on a test set (METEOR, TER, chrF/chrF++).
+per-pair Python is slow on a test set (METEOR, TER, chrF/chrF++, BLEU,
+WER, PER).
 
 A scoring job and the per-reference diagnostics score one hypothesis per
 segment against that segment's references; the metric's own code does so
@@ -14,7 +15,12 @@ reference) pair, and each segment keeps the row the metric keeps:
   score (both metrics' ``segment_row`` loops keep a later reference only
   when it is strictly better);
 - TER: the fewest edits over the references and their mean length
-  (``ClosestEditRate.closest_row``).
+  (``ClosestEditRate.closest_row``);
+- BLEU/BLEUS, WER and PER: the row their family builds for a subset of
+  references (:meth:`BleuFamily.statistics_rows`,
+  :meth:`ErrorRateFamily.statistics_rows`), the subset being all of the
+  segment's references (BLEU clips by the largest count in any one of them,
+  which pairwise rows cannot give).
 
 The rows equal the metric's own (tests compare them on real data);
 :func:`segment_statistics` returns None for any other metric, and the
@@ -30,9 +36,10 @@ import numpy as np
 from scoring.base import Metric
 from scoring.batch.chrf_family import ChrfFamily, _pair_statistics, _Spellings
 from scoring.batch.chrf_family import _symbol_grid as symbol_grid
+from scoring.batch.error_family import ErrorRateFamily
 from scoring.batch.grid import PairGrid, TokenInterner, offsets_of, pack
 from scoring.batch.meteor_family import MeteorFamily, pair_rows
-from scoring.batch.ngram_family import subset_mean_lengths
+from scoring.batch.ngram_family import BleuFamily, subset_mean_lengths
 from scoring.batch.subsets import (
     ALL_REFERENCES,
     membership,
@@ -40,15 +47,26 @@ from scoring.batch.subsets import (
     subset_min_first,
 )
 from scoring.batch.ter_family import TerFamily, ter_grid_edits
+from scoring.metrics.edit.per import PER
+from scoring.metrics.edit.wer import WER
+from scoring.metrics.ngram.bleu import BLEU, BLEUS
 
 # Segments per grid: bounds the (H, K, n_stats) arrays of a long test set.
 BLOCK_SEGMENTS = 20_000
 
+# Metrics whose family builds ``segment_row``'s statistics per subset itself
+# (:meth:`statistics_rows`); the one subset here is a segment's references.
+# Exact classes (SER, which the error family also handles, is not checked
+# against its own rows, so it keeps its Python).
+_SUBSET_ROWS = {BLEU: BleuFamily, BLEUS: BleuFamily, WER: ErrorRateFamily,
+                PER: ErrorRateFamily}  # fmt: skip
+_PAIR_FAMILIES = (MeteorFamily, TerFamily, ChrfFamily)
+
 
 def supports_rows(metric: Metric) -> bool:
     """True when :func:`segment_statistics` computes this metric's rows."""
-    return any(
-        family.handles(metric) for family in (MeteorFamily, TerFamily, ChrfFamily)
+    return type(metric) in _SUBSET_ROWS or any(
+        family.handles(metric) for family in _PAIR_FAMILIES
     )
 
 
@@ -73,7 +91,10 @@ def segment_statistics(
 
 
 def _token_view(metric: Metric):
-    for family in (MeteorFamily, TerFamily, ChrfFamily):
+    subset_family = _SUBSET_ROWS.get(type(metric))
+    if subset_family is not None:
+        return subset_family.token_view(metric)
+    for family in _PAIR_FAMILIES:
         if family.handles(metric):
             return family.token_view(metric)
     raise ValueError(f"no rows for {metric.name}")
@@ -115,6 +136,10 @@ def _all_references(grid: PairGrid) -> np.ndarray:
 
 
 def _rows(metric: Metric, grid: PairGrid) -> np.ndarray:
+    subset_family = _SUBSET_ROWS.get(type(metric))
+    if subset_family is not None:
+        masks = np.asarray([ALL_REFERENCES], dtype=np.int64)
+        return subset_family([metric]).statistics_rows(grid, masks)[0][:, 0, :]
     member = _all_references(grid)
     if TerFamily.handles(metric):
         mean_length = subset_mean_lengths(grid.pair_ref_lengths(), member)

@@ -1,0 +1,88 @@
+"""BLEU/BLEUS, WER and PER through the kernels (the families' rows for the
+subset of all a segment's references) equal the metrics' own code: every
+statistic, the corpus score, the sentence scores, the signatures and the
+details, on real WMT21 outputs with one, two and three references and on
+odd text (empty lines, one word, long lines, a word repeated)."""
+
+import numpy as np
+import pytest
+
+from scoring import get_metric
+from scoring.analysis.fast_scoring import score_output, statistics
+from scoring.batch.segment_rows import supports_rows
+from tests.scoring.analysis.test_fast_scoring import CASES, corpus
+
+SPECS = [
+    "bleu",
+    "bleus",
+    "bleu:n=2",
+    "bleu:lowercase=true",
+    "bleu:tokenize=char",
+    "wer",
+    "wer:lowercase=true",
+    "per",
+    "per:pool_lengths=true",
+]
+
+
+def assert_same_result(fast, own) -> None:
+    np.testing.assert_array_equal(fast.statistics, own.statistics)
+    assert fast.statistics.dtype == own.statistics.dtype
+    assert fast.score == pytest.approx(own.score, abs=1e-12)
+    assert fast.signature == own.signature
+    assert fast.sentence_signature == own.sentence_signature
+    assert fast.sentence_scores == pytest.approx(own.sentence_scores, abs=1e-12)
+    assert fast.details == own.details
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_these_metrics_take_the_kernels(spec):
+    assert supports_rows(get_metric(spec))
+
+
+@pytest.mark.parametrize("pair, refs, system, n", CASES)
+@pytest.mark.parametrize("spec", SPECS)
+def test_the_rows_and_results_equal_the_metrics_own(spec, pair, refs, system, n):
+    hypotheses, references = corpus(pair, refs, system, n)
+    metric = get_metric(spec)
+
+    rows = statistics(metric, hypotheses, references)
+    fast = score_output(metric, hypotheses, references, sentence=True)
+
+    own = metric.score(hypotheses, references, sentence=True)
+    assert rows.dtype == own.statistics.dtype
+    np.testing.assert_array_equal(rows, own.statistics)
+    assert_same_result(fast, own)
+
+
+LONG = " ".join(f"w{i % 37}" for i in range(600))
+ODD_HYPOTHESES = ["", "word", LONG, "the the the the", "a b", "", "x y z ."]
+ODD_REFERENCES = [
+    ["", "word", LONG[:900], "the", "", "some words here", "x y z ."],
+    ["one", "", LONG, "the the cat", "a b", "", "X Y Z ."],
+]
+
+
+@pytest.mark.parametrize("spec", SPECS)
+@pytest.mark.parametrize("n_refs", [1, 2])
+def test_odd_text_gives_the_metrics_own_rows(spec, n_refs):
+    metric = get_metric(spec)
+    references = ODD_REFERENCES[:n_refs]
+
+    fast = score_output(metric, ODD_HYPOTHESES, references, sentence=True)
+
+    own = metric.score(ODD_HYPOTHESES, references, sentence=True)
+    assert_same_result(fast, own)
+
+
+def test_a_single_one_word_segment():
+    for spec in SPECS:
+        metric = get_metric(spec)
+        fast = score_output(metric, ["word"], [["word"]], sentence=True)
+        assert_same_result(fast, metric.score(["word"], [["word"]], sentence=True))
+
+
+def test_the_progress_ends_at_one():
+    fractions = []
+    score_output(get_metric("bleu"), ["a b"], [["a b"]], True, fractions.append)
+    assert fractions == [1.0]
