@@ -2,7 +2,8 @@
 
 :func:`score_output` returns exactly what ``metric.score`` returns (the same
 statistics, scores, signatures and details), computing the segment
-statistics of METEOR, TER, chrF/chrF++, BLEU/BLEUS, WER and PER with the batch engine
+statistics of METEOR, TER, chrF/chrF++, BLEU/BLEUS, WER, PER and ROUGE with the
+batch engine
 (:mod:`scoring.batch.segment_rows`: 10-50x faster than their per-pair
 Python on a test set) and every other metric with its own code. The web
 app's scoring jobs and per-reference diagnostics call it: a METEOR job with
@@ -88,5 +89,19 @@ def _kernel_rows(metric, hypotheses, references, sources, document_ids):
 # The classes scoring.batch.segment_rows computes rows of (it checks the
 # exact class again); named here so that other metrics never import it.
 _KERNEL_ROWS = frozenset(
-    {"Meteor", "TER", "CHRF", "CHRFPlusPlus", "BLEU", "BLEUS", "WER", "PER"}
+    {
+        "Meteor",
+        "TER",
+        "CHRF",
+        "CHRFPlusPlus",
+        "BLEU",
+        "BLEUS",
+        "WER",
+        "PER",
+        "RougeN",
+        "RougeL",
+        "RougeW",
+        "RougeS",
+        "RougeSU",
+    }  # fmt: skip
 )

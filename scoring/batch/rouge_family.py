@@ -193,8 +193,15 @@ class RougeFamily(MetricFamily[RougeBase]):
     def _subset_scores(
         self, metric: RougeBase, counts: PairCountArrays, member: np.ndarray
     ) -> np.ndarray:
-        """Sentence score against each subset, ``(H, S)``: ``segment_row``
-        vectorised."""
+        """Sentence score against each subset, ``(H, S)``."""
+        column = MEASURE_COLUMNS[metric.measure]
+        return self._subset_rows(metric, counts, member)[..., column]
+
+    def _subset_rows(
+        self, metric: RougeBase, counts: PairCountArrays, member: np.ndarray
+    ) -> np.ndarray:
+        """``segment_row`` against each subset, vectorised: ``(H, S, 7)``
+        ``[hits, reference_total, hypothesis_total, R, P, F, 1]``."""
         if metric.multiref == "best":
             assert counts.selector is not None  # set for "best"
             column = subset_first_best(counts.selector, member)
@@ -221,8 +228,9 @@ class RougeFamily(MetricFamily[RougeBase]):
         f_value = np.where(denominator > 0, (precision * recall) / safe, 0.0)
         if metric.rouge155:
             f_value = round5(f_value)
-        column = MEASURE_COLUMNS[metric.measure]
-        return {3: recall, 4: precision, 5: f_value}[column]
+        columns = (hits, reference_total, hypothesis_total, recall, precision, f_value)
+        arrays = [np.asarray(column, dtype=np.float64) for column in columns]
+        return np.stack([*arrays, np.ones_like(arrays[3])], axis=-1)
 
     def scores(self, grid: PairGrid, masks: np.ndarray) -> list[np.ndarray]:
         """Sentence scores (0-1) of every hypothesis against every subset,
@@ -234,5 +242,16 @@ class RougeFamily(MetricFamily[RougeBase]):
             self._subset_scores(
                 metric, self._pair_counts(metric, grid, results), member
             )
+            for metric in self.metrics
+        ]
+
+    def statistics_rows(self, grid: PairGrid, masks: np.ndarray) -> list[np.ndarray]:
+        """Each metric's ``segment_row`` of every hypothesis against every
+        subset: one ``(H, S, 7)`` float64 array per metric."""
+        results = self._kernel_results(grid)
+        refs_per_hyp = grid.refs_per_group[grid.hyp_groups]
+        member = membership(masks, refs_per_hyp, grid.max_refs)
+        return [
+            self._subset_rows(metric, self._pair_counts(metric, grid, results), member)
             for metric in self.metrics
         ]

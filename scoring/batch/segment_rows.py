@@ -1,7 +1,7 @@
 """Per-segment statistics of a whole system output through the compiled
 kernels: the rows ``Metric.segment_statistics`` gives, for the metrics whose
 per-pair Python is slow on a test set (METEOR, TER, chrF/chrF++, BLEU,
-WER, PER).
+WER, PER, ROUGE).
 
 A scoring job and the per-reference diagnostics score one hypothesis per
 segment against that segment's references; the metric's own code does so
@@ -16,10 +16,10 @@ reference) pair, and each segment keeps the row the metric keeps:
   when it is strictly better);
 - TER: the fewest edits over the references and their mean length
   (``ClosestEditRate.closest_row``);
-- BLEU/BLEUS, WER and PER: the row their family builds for a subset of
-  references (:meth:`BleuFamily.statistics_rows`,
-  :meth:`ErrorRateFamily.statistics_rows`), the subset being all of the
-  segment's references (BLEU clips by the largest count in any one of them,
+- BLEU/BLEUS, WER, PER and ROUGE-N/L/W/S/SU: the row their family builds
+  for a subset of references (``statistics_rows`` of :class:`BleuFamily`,
+  :class:`ErrorRateFamily`, :class:`RougeFamily`), the subset being all of
+  the segment's references (BLEU clips by the largest count in any one of them,
   which pairwise rows cannot give).
 
 The rows equal the metric's own (tests compare them on real data);
@@ -40,6 +40,7 @@ from scoring.batch.error_family import ErrorRateFamily
 from scoring.batch.grid import PairGrid, TokenInterner, offsets_of, pack
 from scoring.batch.meteor_family import MeteorFamily, pair_rows
 from scoring.batch.ngram_family import BleuFamily, subset_mean_lengths
+from scoring.batch.rouge_family import RougeFamily
 from scoring.batch.subsets import (
     ALL_REFERENCES,
     membership,
@@ -50,6 +51,7 @@ from scoring.batch.ter_family import TerFamily, ter_grid_edits
 from scoring.metrics.edit.per import PER
 from scoring.metrics.edit.wer import WER
 from scoring.metrics.ngram.bleu import BLEU, BLEUS
+from scoring.metrics.rouge.metrics import RougeL, RougeN, RougeS, RougeSU, RougeW
 
 # Segments per grid: bounds the (H, K, n_stats) arrays of a long test set.
 BLOCK_SEGMENTS = 20_000
@@ -59,7 +61,9 @@ BLOCK_SEGMENTS = 20_000
 # Exact classes (SER, which the error family also handles, is not checked
 # against its own rows, so it keeps its Python).
 _SUBSET_ROWS = {BLEU: BleuFamily, BLEUS: BleuFamily, WER: ErrorRateFamily,
-                PER: ErrorRateFamily}  # fmt: skip
+                PER: ErrorRateFamily, RougeN: RougeFamily, RougeL: RougeFamily,
+                RougeW: RougeFamily, RougeS: RougeFamily,
+                RougeSU: RougeFamily}  # fmt: skip
 _PAIR_FAMILIES = (MeteorFamily, TerFamily, ChrfFamily)
 
 

@@ -1,4 +1,4 @@
-"""BLEU/BLEUS, WER and PER through the kernels (the families' rows for the
+"""BLEU/BLEUS, WER, PER and ROUGE through the kernels (the families' rows for the
 subset of all a segment's references) equal the metrics' own code: every
 statistic, the corpus score, the sentence scores, the signatures and the
 details, on real WMT21 outputs with one, two and three references and on
@@ -22,6 +22,14 @@ SPECS = [
     "wer:lowercase=true",
     "per",
     "per:pool_lengths=true",
+    "rouge-l",
+    "rouge-n",
+    "rouge-n:n=1",
+    "rouge-w",
+    "rouge-s",
+    "rouge-su",
+    "rouge-l:multiref=best",
+    "rouge-n:multiref=best",
 ]
 
 
