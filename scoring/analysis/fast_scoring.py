@@ -2,8 +2,8 @@
 
 :func:`score_output` returns exactly what ``metric.score`` returns (the same
 statistics, scores, signatures and details), computing the segment
-statistics of METEOR, TER, chrF/chrF++, BLEU/BLEUS, WER, PER and ROUGE with the
-batch engine
+statistics of METEOR, TER, chrF/chrF++, BLEU/BLEUS, NIST, WER, PER and ROUGE
+with the batch engine
 (:mod:`scoring.batch.segment_rows`: 10-50x faster than their per-pair
 Python on a test set) and every other metric with its own code. The web
 app's scoring jobs and per-reference diagnostics call it: a METEOR job with
@@ -103,5 +103,6 @@ _KERNEL_ROWS = frozenset(
         "RougeW",
         "RougeS",
         "RougeSU",
-    }  # fmt: skip
+        "NIST",
+    }
 )

@@ -145,6 +145,16 @@ class NistFamily(MetricFamily[NIST]):
     def scores(self, grid: PairGrid, masks: np.ndarray) -> list[np.ndarray]:
         """Sentence NIST of every hypothesis against every subset: one
         ``(H, S)`` array per metric."""
+        return [
+            np.asarray(metric.sentence_scores_from_statistics(rows), dtype=np.float64)
+            for metric, rows in zip(
+                self.metrics, self.statistics_rows(grid, masks), strict=True
+            )
+        ]
+
+    def statistics_rows(self, grid: PairGrid, masks: np.ndarray) -> list[np.ndarray]:
+        """Each metric's ``segment_row`` of every hypothesis against every
+        subset: one ``(H, S, n_stats)`` float64 array per metric."""
         zero_token = grid.vocabulary.index("0") if "0" in grid.vocabulary else -1
         hyp_lengths = grid.hyp_lengths
         member = membership(masks, grid.refs_per_group[grid.hyp_groups], grid.max_refs)
@@ -180,9 +190,5 @@ class NistFamily(MetricFamily[NIST]):
                 ],
                 axis=2,
             )
-            results.append(
-                np.asarray(
-                    metric.sentence_scores_from_statistics(rows), dtype=np.float64
-                )
-            )
+            results.append(rows)
         return results

@@ -1,7 +1,7 @@
 """Per-segment statistics of a whole system output through the compiled
 kernels: the rows ``Metric.segment_statistics`` gives, for the metrics whose
 per-pair Python is slow on a test set (METEOR, TER, chrF/chrF++, BLEU,
-WER, PER, ROUGE).
+NIST, WER, PER, ROUGE).
 
 A scoring job and the per-reference diagnostics score one hypothesis per
 segment against that segment's references; the metric's own code does so
@@ -16,10 +16,10 @@ reference) pair, and each segment keeps the row the metric keeps:
   when it is strictly better);
 - TER: the fewest edits over the references and their mean length
   (``ClosestEditRate.closest_row``);
-- BLEU/BLEUS, WER, PER and ROUGE-N/L/W/S/SU: the row their family builds
-  for a subset of references (``statistics_rows`` of :class:`BleuFamily`,
-  :class:`ErrorRateFamily`, :class:`RougeFamily`), the subset being all of
-  the segment's references (BLEU clips by the largest count in any one of them,
+- BLEU/BLEUS, NIST, WER, PER and ROUGE-N/L/W/S/SU: the row their family
+  builds for a subset of references (``statistics_rows`` of
+  :class:`BleuFamily`, :class:`NistFamily`, :class:`ErrorRateFamily`,
+  :class:`RougeFamily`), the subset being all of the segment's references (BLEU clips by the largest count in any one of them,
   which pairwise rows cannot give).
 
 The rows equal the metric's own (tests compare them on real data);
@@ -39,7 +39,7 @@ from scoring.batch.chrf_family import _symbol_grid as symbol_grid
 from scoring.batch.error_family import ErrorRateFamily
 from scoring.batch.grid import PairGrid, TokenInterner, offsets_of, pack
 from scoring.batch.meteor_family import MeteorFamily, pair_rows
-from scoring.batch.ngram_family import BleuFamily, subset_mean_lengths
+from scoring.batch.ngram_family import BleuFamily, NistFamily, subset_mean_lengths
 from scoring.batch.rouge_family import RougeFamily
 from scoring.batch.subsets import (
     ALL_REFERENCES,
@@ -51,6 +51,7 @@ from scoring.batch.ter_family import TerFamily, ter_grid_edits
 from scoring.metrics.edit.per import PER
 from scoring.metrics.edit.wer import WER
 from scoring.metrics.ngram.bleu import BLEU, BLEUS
+from scoring.metrics.ngram.nist import NIST
 from scoring.metrics.rouge.metrics import RougeL, RougeN, RougeS, RougeSU, RougeW
 
 # Segments per grid: bounds the (H, K, n_stats) arrays of a long test set.
@@ -63,7 +64,7 @@ BLOCK_SEGMENTS = 20_000
 _SUBSET_ROWS = {BLEU: BleuFamily, BLEUS: BleuFamily, WER: ErrorRateFamily,
                 PER: ErrorRateFamily, RougeN: RougeFamily, RougeL: RougeFamily,
                 RougeW: RougeFamily, RougeS: RougeFamily,
-                RougeSU: RougeFamily}  # fmt: skip
+                RougeSU: RougeFamily, NIST: NistFamily}  # fmt: skip
 _PAIR_FAMILIES = (MeteorFamily, TerFamily, ChrfFamily)
 
 
@@ -87,11 +88,22 @@ def segment_statistics(
         return None
     n_stats = len(metric.statistics_names)
     blocks = [np.zeros((0, n_stats), dtype=metric.statistics_dtype)]
+    computing = _with_corpus_weights(metric, references)
     for start in range(0, len(hypotheses), BLOCK_SEGMENTS):
         stop = start + BLOCK_SEGMENTS
-        grid = _grid(metric, hypotheses[start:stop], references[start:stop])
-        blocks.append(_rows(metric, grid).astype(metric.statistics_dtype))
+        grid = _grid(computing, hypotheses[start:stop], references[start:stop])
+        blocks.append(_rows(computing, grid).astype(metric.statistics_dtype))
     return np.concatenate(blocks, axis=0)
+
+
+def _with_corpus_weights(metric: Metric, references) -> Metric:
+    """An unbound NIST scoring a corpus weighs n-grams by all the corpus's
+    references (``NIST._statistics``), not by each segment's: here it is
+    bound to those weights, and the kernel looks them up
+    (:func:`scoring.batch.kernels_nist.nist_fixed_information`)."""
+    if type(metric) is NIST and metric.reference_weights is None:
+        return metric.with_reference_corpus(references)
+    return metric
 
 
 def _token_view(metric: Metric):
