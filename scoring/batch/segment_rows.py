@@ -29,6 +29,8 @@ caller runs the metric's own code.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 
 import numpy as np
@@ -121,13 +123,8 @@ def _grid(
 ) -> PairGrid:
     """One group per segment: its hypothesis and its references."""
     view = _token_view(metric)
-    texts = list(hypotheses) + [text for refs in references for text in refs]
-    many = getattr(view, "many", None)  # METEOR normalises many texts at once
-    if many is not None:
-        pieces = many(texts)
-    else:
-        seen: dict[str, Sequence[str]] = {}
-        pieces = [seen[t] if t in seen else seen.setdefault(t, view(t)) for t in texts]
+    reference_texts = tuple(text for refs in references for text in refs)
+    pieces = _pieces(view, hypotheses) + _reference_pieces(view, reference_texts)
     interner = TokenInterner()
     ids = [np.asarray(interner.intern(piece), dtype=np.int32) for piece in pieces]
     n = len(hypotheses)
@@ -143,6 +140,39 @@ def _grid(
         vocabulary_size=max(1, len(interner.vocabulary)),
         vocabulary=interner.vocabulary,
     )
+
+
+def _pieces(view, texts: Sequence[str]) -> list[Sequence[str]]:
+    """``[view(text) for text in texts]``, each distinct text once."""
+    many = getattr(view, "many", None)  # METEOR normalises many texts at once
+    if many is not None:
+        return list(many(list(texts)))
+    seen: dict[str, Sequence[str]] = {}
+    return [seen[t] if t in seen else seen.setdefault(t, view(t)) for t in texts]
+
+
+# Every system of a test set is scored against the same references, by
+# several metrics reading text alike (BLEU and NIST; WER and PER): their
+# tokens are kept for the last few (view, references), which saved about a
+# tenth of a scoring job of ten metrics. Token views are frozen values.
+_KEPT_REFERENCES = 12
+_kept: OrderedDict[tuple, list[Sequence[str]]] = OrderedDict()
+_kept_lock = threading.Lock()
+
+
+def _reference_pieces(view, texts: tuple[str, ...]) -> list[Sequence[str]]:
+    key = (view, texts)
+    with _kept_lock:
+        found = _kept.get(key)
+        if found is not None:
+            _kept.move_to_end(key)
+            return found
+    pieces = _pieces(view, texts)
+    with _kept_lock:
+        _kept[key] = pieces
+        while len(_kept) > _KEPT_REFERENCES:
+            _kept.popitem(last=False)
+    return pieces
 
 
 def _all_references(grid: PairGrid) -> np.ndarray:

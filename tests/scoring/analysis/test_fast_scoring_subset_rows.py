@@ -107,3 +107,43 @@ def test_the_progress_ends_at_one():
     fractions = []
     score_output(get_metric("bleu"), ["a b"], [["a b"]], True, fractions.append)
     assert fractions == [1.0]
+
+
+def test_references_are_tokenised_once_for_the_systems_of_a_test_set(monkeypatch):
+    from collections import Counter
+
+    from scoring.batch.segment_rows import _token_view
+
+    metric = get_metric("wer")
+    view_class = type(_token_view(metric))
+    calls = Counter()
+    real = view_class.__call__
+
+    def counting(self, text):
+        calls[text] += 1
+        return real(self, text)
+
+    monkeypatch.setattr(view_class, "__call__", counting)
+    references = [["kept reference one", "kept reference two"]]
+    first = score_output(metric, ["system one", "system two"], references)
+    second = score_output(metric, ["other one", "other two"], references)
+
+    assert calls["kept reference one"] == calls["kept reference two"] == 1
+    assert calls["system one"] == calls["other one"] == 1
+    monkeypatch.undo()
+    for hypotheses, fast in ((["system one", "system two"], first),
+                             (["other one", "other two"], second)):  # fmt: skip
+        assert_same_result(fast, metric.score(hypotheses, references))
+
+
+def test_a_changed_reference_is_tokenised_again():
+    metric = get_metric("bleu")
+    hypotheses = ["a b c d", "e f g h"]
+    before = [["a b c d", "e f g h"]]
+    after = [["a b c d", "e f x h"]]
+    score_output(metric, hypotheses, before, sentence=True)
+
+    fast = score_output(metric, hypotheses, after, sentence=True)
+
+    assert_same_result(fast, metric.score(hypotheses, after, sentence=True))
+    assert fast.sentence_scores[1] < 100
