@@ -23,12 +23,9 @@ from pathlib import Path
 
 import numpy as np
 
-from scoring.bench.memory import PeakMemory, process_peak_mib
-from scoring.bench.suites import SUITES, SuiteRun
+from scoring.bench.suites import SUITES, SuiteRun, timed_suite_run
 from scoring.bench.synthetic import CorpusShape
 from scoring.errors import InputFileError
-from scoring.orange.batched import available_cpus, orange_batch
-from scoring.orange.options import OrangeOptions
 from scoring.registry import get_metric
 from scoring.textfiles import check_same_length, read_segments
 
@@ -116,28 +113,6 @@ def run_suite_on_files(
     )
     del nbest
     prepared = time.perf_counter() - started
-    options = OrangeOptions(
-        all_references=False, curve_step=64, n_bootstrap=n_bootstrap, seed=1
-    )
-    load_before = os.getloadavg()
-    workers = workers or available_cpus()
-    with PeakMemory() as peak:
-        started, cpu_started = time.perf_counter(), time.process_time()
-        results = orange_batch(
-            metrics, source, options, workers=workers, progress=progress
-        )
-        wall, cpu = time.perf_counter() - started, time.process_time() - cpu_started
-    return SuiteRun(
-        name,
-        shape,
-        prepared,
-        wall,
-        cpu,
-        peak.mib,
-        peak.start_mib,
-        process_peak_mib(),
-        peak.method,
-        workers,
-        load_before,
-        results,
+    return timed_suite_run(
+        name, shape, prepared, metrics, source, n_bootstrap, workers, progress
     )

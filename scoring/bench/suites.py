@@ -107,6 +107,23 @@ def run_suite(
     generate_seconds = time.perf_counter() - started
     metrics = {paper_name: get_metric(spec) for paper_name, spec in specs.items()}
     source = TokenSource(corpus.nbest, corpus.references)
+    return timed_suite_run(
+        name, shape, generate_seconds, metrics, source, n_bootstrap, workers, progress
+    )
+
+
+def timed_suite_run(
+    name: str,
+    shape: CorpusShape,
+    prepared_seconds: float,
+    metrics: dict,
+    source,
+    n_bootstrap: int,
+    workers: int | None,
+    progress: Callable[[float], None] | None,
+) -> SuiteRun:
+    """ORANGE of ``metrics`` on a prepared ``source`` with the benchmark's
+    options (jackknife, curve step 64, seed 1): wall, CPU and peak memory."""
     options = OrangeOptions(
         all_references=False, curve_step=64, n_bootstrap=n_bootstrap, seed=1
     )
@@ -121,7 +138,7 @@ def run_suite(
     return SuiteRun(
         name,
         shape,
-        generate_seconds,
+        prepared_seconds,
         wall,
         cpu,
         peak.mib,
