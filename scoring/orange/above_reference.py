@@ -22,6 +22,14 @@ from typing import Any
 import numpy as np
 
 
+def _position(i: int, length: int) -> int:
+    """Index ``i`` of a sequence of ``length`` items, negative from the end."""
+    position = i + length if i < 0 else i
+    if not 0 <= position < length:
+        raise IndexError(i)
+    return position
+
+
 @dataclass(frozen=True, eq=False)
 class AboveReference(Sequence):
     """Per sentence of a chunk, the candidates above the oracle score, in
@@ -88,10 +96,7 @@ class AboveReference(Sequence):
     def __getitem__(self, i):  # type: ignore[override]
         if isinstance(i, slice):
             return tuple(self[j] for j in range(*i.indices(len(self))))
-        if i < 0:
-            i += len(self)
-        if not 0 <= i < len(self):
-            raise IndexError(i)
+        i = _position(i, len(self))
         start, stop = int(self.offsets[i]), int(self.offsets[i + 1])
         return tuple(
             zip(self.indices[start:stop].tolist(), self.scores[start:stop].tolist())
@@ -128,10 +133,7 @@ class AboveReferenceItems(Sequence):
     def __getitem__(self, i):  # type: ignore[override]
         if isinstance(i, slice):
             return tuple(self[j] for j in range(*i.indices(len(self))))
-        if i < 0:
-            i += len(self)
-        if not 0 <= i < len(self):
-            raise IndexError(i)
+        i = _position(i, len(self))
         return {
             "sentence": int(self.sentence_ids[i]),
             "oracle_score": float(self.oracle_scores[i]),
