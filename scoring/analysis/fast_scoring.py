@@ -20,13 +20,15 @@ from scoring.base import Metric
 from scoring.results import MetricResult
 
 
-def segment_statistics(metric: Metric, hypotheses, references) -> np.ndarray | None:
+def segment_statistics(
+    metric: Metric, hypotheses, references, progress=None
+) -> np.ndarray | None:
     """:func:`scoring.batch.segment_rows.segment_statistics`, imported on use:
     the kernels load Numba, which a web process importing this module (the
     scoring job service) must not (issue 24 item 6)."""
     from scoring.batch import segment_rows
 
-    return segment_rows.segment_statistics(metric, hypotheses, references)
+    return segment_rows.segment_statistics(metric, hypotheses, references, progress)
 
 
 def statistics(
@@ -40,14 +42,14 @@ def statistics(
 ) -> np.ndarray:
     """``metric.segment_statistics(...)``, through the kernels when they
     compute this metric."""
-    found = _kernel_rows(metric, hypotheses, references, sources, document_ids)
+    found = _kernel_rows(
+        metric, hypotheses, references, sources, document_ids, progress
+    )
     if found is None:
         return metric.segment_statistics(
             hypotheses, references, progress=progress,
             sources=sources, document_ids=document_ids,
         )  # fmt: skip
-    if progress is not None:
-        progress(1.0)
     return found[1]
 
 
@@ -63,26 +65,26 @@ def score_output(
 ) -> MetricResult:
     """``metric.score(...)``, through the kernels when they compute this
     metric (same arguments, same result)."""
-    found = _kernel_rows(metric, hypotheses, references, sources, document_ids)
+    found = _kernel_rows(
+        metric, hypotheses, references, sources, document_ids, progress
+    )
     if found is None:
         return metric.score(  # by keyword, as callers of metric.score do
             hypotheses, references, sentence=sentence, progress=progress,
             sources=sources, document_ids=document_ids,
         )  # fmt: skip
-    if progress is not None:
-        progress(1.0)
     corpus, rows = found
     return metric.result_from_statistics(corpus, references, rows, sentence)
 
 
-def _kernel_rows(metric, hypotheses, references, sources, document_ids):
+def _kernel_rows(metric, hypotheses, references, sources, document_ids, progress):
     """``(prepared corpus, rows)`` from the kernels, or None when they do not
     compute this metric (any object that is not a Metric, e.g. a wrapper,
     is left to its own ``score``)."""
     if not isinstance(metric, Metric) or type(metric).__name__ not in _KERNEL_ROWS:
         return None
     corpus = metric.prepare(hypotheses, references, sources, document_ids)
-    rows = segment_statistics(metric, corpus.hypotheses, corpus.references)
+    rows = segment_statistics(metric, corpus.hypotheses, corpus.references, progress)
     return None if rows is None else (corpus, rows)
 
 

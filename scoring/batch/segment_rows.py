@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -58,6 +58,10 @@ from scoring.metrics.rouge.metrics import RougeL, RougeN, RougeS, RougeSU, Rouge
 
 # Segments per grid: bounds the (H, K, n_stats) arrays of a long test set.
 BLOCK_SEGMENTS = 20_000
+# A long output is computed in about this many grids, each at least
+# PROGRESS_MIN_SEGMENTS long, with a progress report after each: a job's
+# report is also where it learns that its output was deleted.
+PROGRESS_STEPS, PROGRESS_MIN_SEGMENTS = 20, 250
 
 # Metrics whose family builds ``segment_row``'s statistics per subset itself
 # (:meth:`statistics_rows`); the one subset here is a segment's references.
@@ -81,20 +85,28 @@ def segment_statistics(
     metric: Metric,
     hypotheses: Sequence[str],
     references: Sequence[Sequence[str]],
+    progress: Callable[[float], None] | None = None,
 ) -> np.ndarray | None:
     """``(n, n_stats)`` statistics of ``hypotheses[i]`` against the tuple of
     references ``references[i]`` (a prepared corpus's layout: per segment,
     not per stream), in the metric's dtype; None when the metric is not one
-    of these or a segment has no reference."""
+    of these or a segment has no reference. ``progress`` gets the fraction
+    of segments done after each grid."""
     if not supports_rows(metric) or any(len(refs) == 0 for refs in references):
         return None
     n_stats = len(metric.statistics_names)
     blocks = [np.zeros((0, n_stats), dtype=metric.statistics_dtype)]
     computing = _with_corpus_weights(metric, references)
-    for start in range(0, len(hypotheses), BLOCK_SEGMENTS):
-        stop = start + BLOCK_SEGMENTS
+    n = len(hypotheses)
+    step = min(BLOCK_SEGMENTS, max(PROGRESS_MIN_SEGMENTS, -(-n // PROGRESS_STEPS)))
+    for start in range(0, n, step):
+        stop = start + step
         grid = _grid(computing, hypotheses[start:stop], references[start:stop])
         blocks.append(_rows(computing, grid).astype(metric.statistics_dtype))
+        if progress is not None:
+            progress(min(stop, n) / n)
+    if progress is not None and n == 0:
+        progress(1.0)
     return np.concatenate(blocks, axis=0)
 
 
@@ -155,7 +167,7 @@ def _pieces(view, texts: Sequence[str]) -> list[Sequence[str]]:
 # several metrics reading text alike (BLEU and NIST; WER and PER): their
 # tokens are kept for the last few (view, references), which saved about a
 # tenth of a scoring job of ten metrics. Token views are frozen values.
-_KEPT_REFERENCES = 12
+_KEPT_REFERENCES = 64  # grids of a few test sets' outputs
 _kept: OrderedDict[tuple, list[Sequence[str]]] = OrderedDict()
 _kept_lock = threading.Lock()
 

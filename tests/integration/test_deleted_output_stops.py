@@ -28,9 +28,11 @@ from tests.support import services
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 HYPOTHESES = ["the cat sat on the mat", "it is raining today", "hello all of you"]
-# TER of 400 segments of 200 random words takes about 100 s on one core
-# (~0.25 s a segment); its progress is written every 1 % (4 segments).
-LONG_SEGMENTS, LONG_WORDS = 400, 200
+# TER of 3,000 segments of 200 random words takes about 35 s on one core
+# in the compiled kernels (~12 ms a segment); they report after each grid
+# of 250 segments (scoring.batch.segment_rows.PROGRESS_MIN_SEGMENTS).
+LONG_SEGMENTS, LONG_WORDS = 3000, 200
+LONG_METRIC = "ter"
 # From the deletion to the worker dropping the job: a few progress reports.
 STOP_LIMIT = 15.0
 # From queueing a job with an out-of-bounds spec to its failure.
@@ -91,7 +93,9 @@ def test_a_job_whose_output_is_deleted_stops_and_frees_the_worker(
     process, log_path = worker
     long_set, rng = long_test_set
     hypotheses = random_segments(rng, LONG_SEGMENTS, LONG_WORDS)
-    job = create_system_output(long_set, owner, "long", hypotheses, metrics=["ter"])
+    job = create_system_output(
+        long_set, owner, "long", hypotheses, metrics=[LONG_METRIC]
+    )
     services.wait_until(
         lambda: ScoringJob.objects.filter(pk=job.pk, progress__gte=2).exists(),
         120,
@@ -108,7 +112,7 @@ def test_a_job_whose_output_is_deleted_stops_and_frees_the_worker(
     stopped_after = time.monotonic() - deleted_at
     print(f"\nSTOPPED after the output was deleted: {stopped_after:.1f} s")
 
-    # Free again: a job queued now runs at once, not after TER's ~100 s.
+    # Free again: a job queued now runs at once, not after TER's ~35 s.
     after = create_system_output(test_set, owner, "after", HYPOTHESES)
     done = services.wait_until(
         lambda: finished(after.pk), 30, what="the next job on the freed worker"

@@ -147,3 +147,24 @@ def test_a_changed_reference_is_tokenised_again():
 
     assert_same_result(fast, metric.score(hypotheses, after, sentence=True))
     assert fast.sentence_scores[1] < 100
+
+
+@pytest.mark.parametrize("spec", ["bleu", "ter", "nist"])
+def test_a_long_output_reports_progress_after_each_grid(spec):
+    # A job learns at its progress reports that its output was deleted: a
+    # long output must report while the kernels work, not only at the end.
+    rng = np.random.default_rng(5)
+    words = [f"w{i}" for i in range(50)]
+
+    def text():
+        return " ".join(rng.choice(words, size=int(rng.integers(1, 12))))
+
+    hypotheses = [text() for _ in range(600)]
+    references = [[text() for _ in hypotheses]]
+    metric = get_metric(spec)
+    fractions = []
+    result = score_output(metric, hypotheses, references, progress=fractions.append)
+    assert fractions[:3] == pytest.approx([250 / 600, 500 / 600, 1.0])
+    whole = metric.score(hypotheses, references)
+    assert result.score == pytest.approx(whole.score, rel=1e-12)
+    assert np.array_equal(result.statistics, whole.statistics)
