@@ -1,5 +1,7 @@
 """The system page: corpus scores with intervals, analyses, sentence table."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -216,7 +218,11 @@ def test_analyses_of_deleted_outputs_are_dropped(compared):
 
 def test_the_page_loads_the_partial_plotly_bundle_once(client, owner, compared):
     text = page(client, owner, compared).content.decode()
-    assert text.count("vendor/plotly-basic-") == 1
+    # The bundle once, and once its style sheet (the CSP takes no inline
+    # style, so Plotly's CSS comes as a file).
+    assert text.count("vendor/plotly-basic-") == 2
+    assert len(re.findall(r"vendor/plotly-basic-[^\"]*\.js", text)) == 1
+    assert len(re.findall(r"vendor/plotly-basic-[^\"]*\.css", text)) == 1
     assert "plotly-3.3.0.min.js" not in text
 
 
