@@ -6,9 +6,10 @@ included, vendored), and figures travel as JSON data blocks
 (``json_script``), which a policy does not treat as script. So the policy is
 strict: only this origin's files, no plugins, no framing, forms post only
 here. A script injected into a page (a name that escaped escaping) would not
-run. Plotly styles its charts through the CSS object model
-(``element.style``), which ``style-src`` does not govern, so no
-``'unsafe-inline'`` is needed; images may be ``data:`` URLs (Plotly's and the
+run. Plotly styles its charts mostly through the CSS object model
+(``element.style``), which ``style-src`` does not govern, but sets a few
+style attributes too: ``style-src-attr`` allows attributes (never style
+elements, never script); images may be ``data:`` URLs (Plotly's and the
 API docs' icons). Django 5.2 has no policy of its own (6.0 will) and
 django-csp would be a dependency for one header.
 
@@ -25,6 +26,10 @@ DIRECTIVES = {
     "default-src": "'self'",
     "script-src": "'self'",
     "style-src": "'self'",
+    # Style attributes only (style elements stay refused): Plotly sets some
+    # with setAttribute (the compare page's chart after a window resize was
+    # refused), and an attribute's CSS cannot run script.
+    "style-src-attr": "'unsafe-inline'",
     "img-src": "'self' data:",
     "font-src": "'self'",
     "connect-src": "'self'",
