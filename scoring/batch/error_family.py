@@ -50,12 +50,7 @@ class ErrorRateFamily(MetricFamily[WER | PER | SER]):
     def scores(self, grid: PairGrid, masks: np.ndarray) -> list[np.ndarray]:
         """Sentence WER/PER/SER (percent) of every hypothesis against every
         subset: one ``(H, S)`` array per metric."""
-        return [
-            np.asarray(metric.sentence_scores_from_statistics(rows), dtype=np.float64)
-            for metric, rows in zip(
-                self.metrics, self.statistics_rows(grid, masks), strict=True
-            )
-        ]
+        return self.scores_of_rows(self.statistics_rows(grid, masks))
 
     def statistics_rows(self, grid: PairGrid, masks: np.ndarray) -> list[np.ndarray]:
         """Each metric's ``segment_row`` of every hypothesis against every

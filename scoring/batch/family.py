@@ -41,6 +41,14 @@ class MetricFamily(ABC, Generic[M]):
         family handles (hashable; metrics with equal views share one
         tokenisation: the grid holds that view's token ids)."""
 
+    def scores_of_rows(self, rows_per_metric) -> list[np.ndarray]:
+        """Each metric's sentence scores (float64) of its statistics rows
+        ``(H, S, n_stats)``, for the families that build the rows first."""
+        return [
+            np.asarray(metric.sentence_scores_from_statistics(rows), dtype=np.float64)
+            for metric, rows in zip(self.metrics, rows_per_metric, strict=True)
+        ]
+
     @abstractmethod
     def scores(self, grid: PairGrid, masks: np.ndarray) -> list[np.ndarray]:
         """Sentence scores of every hypothesis against every subset, on

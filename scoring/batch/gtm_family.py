@@ -64,7 +64,4 @@ class GtmFamily(MetricFamily[GTM]):
 
     def scores(self, grid: PairGrid, masks: np.ndarray) -> list[np.ndarray]:
         """Sentence GTM F-measures (0–1): one ``(H, S)`` array per metric."""
-        return [
-            np.asarray(metric.sentence_scores_from_statistics(rows), dtype=np.float64)
-            for metric, rows in zip(self.metrics, self.statistics(grid, masks))
-        ]
+        return self.scores_of_rows(self.statistics(grid, masks))

@@ -93,12 +93,7 @@ class BleuFamily(MetricFamily[BLEU]):
     def scores(self, grid: PairGrid, masks: np.ndarray) -> list[np.ndarray]:
         """Sentence BLEU (0-100) of every hypothesis against every subset:
         one ``(H, S)`` array per metric."""
-        return [
-            np.asarray(metric.sentence_scores_from_statistics(rows), dtype=np.float64)
-            for metric, rows in zip(
-                self.metrics, self.statistics_rows(grid, masks), strict=True
-            )
-        ]
+        return self.scores_of_rows(self.statistics_rows(grid, masks))
 
     def statistics_rows(self, grid: PairGrid, masks: np.ndarray) -> list[np.ndarray]:
         """Each metric's ``segment_row`` of every hypothesis against every
@@ -145,12 +140,7 @@ class NistFamily(MetricFamily[NIST]):
     def scores(self, grid: PairGrid, masks: np.ndarray) -> list[np.ndarray]:
         """Sentence NIST of every hypothesis against every subset: one
         ``(H, S)`` array per metric."""
-        return [
-            np.asarray(metric.sentence_scores_from_statistics(rows), dtype=np.float64)
-            for metric, rows in zip(
-                self.metrics, self.statistics_rows(grid, masks), strict=True
-            )
-        ]
+        return self.scores_of_rows(self.statistics_rows(grid, masks))
 
     def statistics_rows(self, grid: PairGrid, masks: np.ndarray) -> list[np.ndarray]:
         """Each metric's ``segment_row`` of every hypothesis against every
