@@ -162,11 +162,26 @@ def grid_from_texts(
     ref_tokens, ref_offsets = pack(
         [ids(text) for group in references for text in group]
     )
+    return grid_of_groups(
+        (hyp_tokens, hyp_offsets), (ref_tokens, ref_offsets),
+        hypotheses, references, interner,
+    )  # fmt: skip
+
+
+def grid_of_groups(
+    hyp_packed: tuple[np.ndarray, np.ndarray],
+    ref_packed: tuple[np.ndarray, np.ndarray],
+    hypotheses: Sequence[Sequence],
+    references: Sequence[Sequence],
+    interner: TokenInterner,
+) -> PairGrid:
+    """The grid of packed token ids ``(tokens, offsets)``, grouped as
+    ``hypotheses[g]`` against ``references[g]``, in ``interner``'s ids."""
     return PairGrid(
-        hyp_tokens=hyp_tokens,
-        hyp_offsets=hyp_offsets,
-        ref_tokens=ref_tokens,
-        ref_offsets=ref_offsets,
+        hyp_tokens=hyp_packed[0],
+        hyp_offsets=hyp_packed[1],
+        ref_tokens=ref_packed[0],
+        ref_offsets=ref_packed[1],
         group_hyps=offsets_of(len(group) for group in hypotheses),
         group_refs=offsets_of(len(group) for group in references),
         vocabulary_size=max(1, len(interner.vocabulary)),

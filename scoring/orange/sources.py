@@ -20,6 +20,7 @@ from scoring.batch.grid import (
     PairGrid,
     TokenInterner,
     grid_from_texts,
+    grid_of_groups,
     offsets_of,
     pack,
 )
@@ -96,15 +97,8 @@ class TextSource:
                     for text in group
                 ]
             )
-            grid = PairGrid(
-                hyp_tokens=found[0],
-                hyp_offsets=found[1],
-                ref_tokens=ref_tokens,
-                ref_offsets=ref_offsets,
-                group_hyps=offsets_of(len(group) for group in candidates),
-                group_refs=offsets_of(len(group) for group in references),
-                vocabulary_size=max(1, len(interner.vocabulary)),
-                vocabulary=interner.vocabulary,
+            grid = grid_of_groups(
+                found, (ref_tokens, ref_offsets), candidates, references, interner
             )
         # The references were interned with the candidates: same ids.
         return grid, grid.with_references_as_hypotheses()
