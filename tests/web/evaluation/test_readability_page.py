@@ -205,6 +205,9 @@ def test_a_language_without_syllable_rules_is_named_and_shows_no_numbers(
     source = response.context["readability"].source
     assert source.figures is None
     assert "No syllable rules for Italian (it)" in source.reason
+    # ... and it lists the languages that are counted (issue 19, item 7)
+    for code in ("cs", "de", "en", "es", "fr", "ru"):
+        assert f"({code})" in source.reason.split(":", 1)[1], code
     html = response.content.decode()
     assert "No syllable rules for Italian (it)" in html
     row = html.split('id="text-source"')[1].split("</tr>")[0]
