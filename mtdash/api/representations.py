@@ -14,6 +14,7 @@ from mtdash.orange.jobs.artifacts import load_nbest_index, read_candidates
 from mtdash.orange.models import OrangeJob
 from scoring.orange import (
     DEFAULT_ABOVE_REFERENCE_LIMIT,
+    ORANGE_PAIRED_TEST,
     AboveReferenceLimit,
     orange_json,
 )
@@ -100,4 +101,8 @@ def orange_results(
             )[1][0]
         return texts[sentence_id][candidate]
 
-    return json_safe(orange_json(results, text_of, limit=limit))
+    data = orange_json(results, text_of, limit=limit)
+    if any(score.tested for score in job.scores.all()):
+        # What the comparison endpoint's best / equivalent / p come from.
+        data["paired_test"] = dict(ORANGE_PAIRED_TEST)
+    return json_safe(data)

@@ -31,7 +31,12 @@ from mtdash.orange.models import OrangeJob
 from mtdash.orange.nbest.upload_handlers import NBestUploadHandler
 from mtdash.orange.nbest.uploads import references_problem
 from mtdash.orange.reviews.forms import ReviewSampleForm
-from scoring.orange import ORANGE_INTERVAL, single_candidate_warning, table_decimals
+from scoring.orange import (
+    ORANGE_INTERVAL,
+    paired_test_line,
+    single_candidate_warning,
+    table_decimals,
+)
 
 
 @login_required
@@ -151,6 +156,7 @@ def orange_job_detail(request, pk: int):
         "settings_line": exports.settings_line(job),
         "warning": _nbest_warning(job.nbest),
         "interval": ORANGE_INTERVAL,
+        "paired_test": paired_test_line(),
         # Enough decimals that each rank interval differs from its rank.
         "rank_decimals": table_decimals(
             (s.avg_rank, s.ci_low, s.ci_high) for s in scores

@@ -40,6 +40,8 @@ from scoring.orange.options import OrangeOptions
 from scoring.orange.prepare import prepare_metrics
 from scoring.orange.presentation import (
     ORANGE_INTERVAL,
+    ORANGE_PAIRED_TEST,
+    paired_test_line,
     single_candidate_warning,
     table_decimals,
 )
@@ -396,6 +398,8 @@ def print_orange(results: dict[str, OrangeResult], as_json: bool, out: TextIO) -
             ),
             extra=extra,
         )
+        if comparison is not None:
+            data["paired_test"] = dict(ORANGE_PAIRED_TEST)
         write_orange_json(data, out)
         return
     width = max(len("Method"), *(len(spec) for spec in results))
@@ -425,11 +429,7 @@ def print_orange(results: dict[str, OrangeResult], as_json: bool, out: TextIO) -
     if warning:
         out.write(f"Warning: {warning}\n")
     if comparison is not None:
-        out.write(
-            "Paired test: best = lowest ORANGE; equivalent = the 95% interval of "
-            "the paired bootstrap difference of rank/(N+1) contains 0; "
-            "worse (p) otherwise\n"
-        )
+        out.write(f"Paired test: best = lowest ORANGE; {paired_test_line()}\n")
 
 
 def _paired_entry(comparison: OrangeComparison, spec: str) -> dict:

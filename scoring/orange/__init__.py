@@ -23,7 +23,9 @@ from scoring.orange.prepare import (
 )
 from scoring.orange.presentation import (
     ORANGE_INTERVAL,
+    ORANGE_PAIRED_TEST,
     interval_decimals,
+    paired_test_line,
     single_candidate_warning,
     table_decimals,
 )
@@ -84,7 +86,9 @@ __all__ = [
     "orange_json",
     "parse_above_reference_limit",
     "ORANGE_INTERVAL",
+    "ORANGE_PAIRED_TEST",
     "interval_decimals",
+    "paired_test_line",
     "single_candidate_warning",
     "table_decimals",
 ]

@@ -15,6 +15,26 @@ ORANGE_INTERVAL = (
     "(2.5th and 97.5th percentiles of the resampled means, interpolated)"
 )
 
+# What ``best``, ``equivalent``, ``difference_*`` and ``p_value`` come from
+# (:func:`scoring.orange.compare_metrics`), named alike by the command line,
+# the JSON, the web page, its exports and the API, so no reader has to guess
+# whether p is one- or two-sided.
+ORANGE_PAIRED_TEST = {
+    "test": "paired bootstrap of the per-sentence differences of rank/(N+1)",
+    "sides": "two-sided",
+    "rule": (
+        "equivalent to the best when the 95% percentile interval of the "
+        "difference contains 0, otherwise significantly worse; p is twice the "
+        "smaller share of resampled mean differences on one side of 0"
+    ),
+}
+
+
+def paired_test_line() -> str:
+    """The paired test in one line, for the table's footer and exports."""
+    test = ORANGE_PAIRED_TEST
+    return f"{test['test']}, {test['sides']}: {test['rule']}"
+
 
 def single_candidate_warning(max_candidates: int) -> str | None:
     """A warning when no sentence has more than one candidate, else ``None``.

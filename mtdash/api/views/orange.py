@@ -25,7 +25,11 @@ from mtdash.orange.nbest.uploads import not_ready_message, references_problem
 from mtdash.orange.reviews.forms import ReviewSampleForm
 from mtdash.orange.reviews.report import review_report
 from mtdash.orange.reviews.reviewing import ReviewError, create_review
-from scoring.orange import parse_above_reference_limit, single_candidate_warning
+from scoring.orange import (
+    ORANGE_PAIRED_TEST,
+    parse_above_reference_limit,
+    single_candidate_warning,
+)
 
 ERRORS = OpenApiResponse(serializers.ErrorsSerializer)
 # JSON fields of an ORANGE request -> the web form's fields (and defaults,
@@ -231,7 +235,8 @@ class OrangeComparison(APIView):
             200: OpenApiResponse(
                 description="Per metric spec: best, equivalent (to the best, by the "
                 "paired bootstrap of per-sentence normalised ranks), difference to "
-                "the best in ORANGE points with its 95% interval, p-value, label."
+                "the best in ORANGE points with its 95% interval, p-value (two-sided), "
+                "label, and the test's name and sides."
             ),
             409: ERRORS,
         }
@@ -252,6 +257,8 @@ class OrangeComparison(APIView):
                     "difference_ci_low": score.difference_ci_low,
                     "difference_ci_high": score.difference_ci_high,
                     "p_value": score.p_value,
+                    "test": ORANGE_PAIRED_TEST["test"],
+                    "sides": ORANGE_PAIRED_TEST["sides"],
                 }
                 for score in job.scores.defer("above_reference").order_by("position")
             }

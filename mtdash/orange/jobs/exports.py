@@ -7,7 +7,12 @@ from collections.abc import Iterable, Sequence
 from mtdash.common.exports import csv_text, fixed, latex_escape, one_line
 from mtdash.orange.labels import metric_label, metric_name
 from mtdash.orange.models import OrangeJob, OrangeScore
-from scoring.orange import ORANGE_INTERVAL, single_candidate_warning, table_decimals
+from scoring.orange import (
+    ORANGE_INTERVAL,
+    paired_test_line,
+    single_candidate_warning,
+    table_decimals,
+)
 
 CSV_COLUMNS = (
     "metric", "label", "metric_name", "orange_percent", "avg_rank", "ci_low", "ci_high", "orange_ci_low",
@@ -32,6 +37,11 @@ def provenance(job: OrangeJob) -> list[str]:
     """The settings, what the intervals are, and the warning if the list has
     one candidate per sentence: ``#`` lines of the CSV, ``%`` lines of LaTeX."""
     lines = [settings_line(job), f"intervals (ci_*, 95%-CI): {ORANGE_INTERVAL}"]
+    if any(score.tested for score in job.scores.all()):
+        lines.append(
+            "paired test (best, equivalent, difference_*, p_value): "
+            + paired_test_line()
+        )
     warning = single_candidate_warning(job.nbest.max_candidates)
     return lines + ([f"WARNING: {warning}"] if warning else [])
 
@@ -85,7 +95,8 @@ def orange_latex(
     ]
     lines += [
         "% bold: best (lowest ORANGE); italics: statistically equivalent to it "
-        "(paired bootstrap, 95% interval of the difference contains 0)",
+        "(paired bootstrap, two-sided: the 95% interval of the difference "
+        "contains 0)",
         r"\begin{tabular}{lrrrrr}",
         r"\toprule",
         r"Method & ORANGE & Avg Rank & 95\%-CI-L & 95\%-CI-U & ORANGE 95\%-CI \\",

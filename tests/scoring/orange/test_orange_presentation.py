@@ -92,3 +92,33 @@ def test_the_json_names_its_interval_and_carries_the_warning():
     assert "percentile" in data["interval"] and "two-sided" in data["interval"]
     assert data["warnings"] == [single_candidate_warning(1)]
     assert orange_json({"bleu": result(n=5)}, None, limit="none")["warnings"] == []
+
+
+def _compared_results():
+    from scoring.orange import compare_metrics
+
+    results = OrangeResults(
+        {
+            "bleu": result("bleu", avg_rank=3.1, low=2.9, high=3.3, n=5),
+            "wer": result("wer", avg_rank=3.5, low=3.3, high=3.7, n=5),
+        }
+    )
+    ranks = {"bleu": [0.2, 0.3, 0.25, 0.2], "wer": [0.5, 0.6, 0.55, 0.4]}
+    results.comparison = compare_metrics(ranks, n_bootstrap=50, seed=1)
+    return results
+
+
+def test_the_table_and_the_json_name_the_paired_test_and_its_sides():
+    out = io.StringIO()
+    print_orange(_compared_results(), as_json=False, out=out)
+    (line,) = [x for x in out.getvalue().splitlines() if x.startswith("Paired test")]
+    assert "paired bootstrap" in line and "two-sided" in line
+    out = io.StringIO()
+    print_orange(_compared_results(), as_json=True, out=out)
+    data = json.loads(out.getvalue())
+    assert data["paired_test"]["sides"] == "two-sided"
+    assert "paired bootstrap" in data["paired_test"]["test"]
+    # Without the paired test, nothing claims one.
+    out = io.StringIO()
+    print_orange(OrangeResults({"bleu": result(n=5)}), as_json=True, out=out)
+    assert "paired_test" not in json.loads(out.getvalue())

@@ -165,3 +165,40 @@ def test_the_review_pages_name_bleu_as_the_sentence_bleu(logged_in, nbest, owner
     assert name in logged_in.get(review.get_absolute_url()).content.decode()
     report = logged_in.get(reverse("orange_review_report", args=[review.pk]))
     assert name in report.content.decode()
+
+
+def test_the_page_exports_and_api_name_the_paired_test_and_its_sides(
+    logged_in, nbest, owner
+):
+    # best / equivalent / p come from a two-sided paired bootstrap: every
+    # place that shows them says which test and that it is two-sided.
+    job = run(nbest, owner)
+    assert job.scores.filter(tested=True).exists()
+    page = logged_in.get(job.get_absolute_url()).content.decode()
+    named = re.search(r'<span id="orange-paired-test">(.*?)</span>', page, re.S)
+    assert named and "paired bootstrap" in named.group(1)
+    assert "two-sided" in named.group(1)
+    assert 'title="two-sided p-value of the paired bootstrap' in page
+    csv_text = logged_in.get(reverse("orange_job_export", args=[job.pk, "csv"]))
+    comments = [
+        line
+        for line in csv_text.content.decode().splitlines()
+        if line.startswith("# paired test")
+    ]
+    assert len(comments) == 1 and "two-sided" in comments[0]
+    assert "p_value" in comments[0] and "paired bootstrap" in comments[0]
+    tex = logged_in.get(reverse("orange_job_export", args=[job.pk, "tex"]))
+    tex_lines = tex.content.decode().splitlines()
+    assert any(
+        line.startswith("% paired test") and "two-sided" in line for line in tex_lines
+    )
+    assert any(
+        line.startswith("% bold: best") and "two-sided" in line for line in tex_lines
+    )
+    body = logged_in.get(f"/api/v1/orange/{job.pk}").json()
+    assert body["paired_test"]["sides"] == "two-sided"
+    assert "paired bootstrap" in body["paired_test"]["test"]
+    comparison = logged_in.get(f"/api/v1/orange/{job.pk}/comparison").json()
+    for entry in comparison.values():
+        assert entry["sides"] == "two-sided"
+        assert "paired bootstrap" in entry["test"]
