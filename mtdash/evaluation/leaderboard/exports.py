@@ -144,13 +144,28 @@ def _caption(leaderboard: Leaderboard) -> str:
             if leaderboard.test == "ar"
             else "paired bootstrap resampling"
         )
+        # The draws behind the clusters: trials for randomisation (the
+        # bootstrap resamples give the intervals, not these clusters).
+        draws = (
+            f"{comparison.n_trials} trials"
+            if leaderboard.test == "ar"
+            else f"{comparison.n_samples} bootstrap resamples"
+        )
         text += (
             f" Superscripts: significance clusters ({test}, two-sided,"
             f" {comparison.correction_text} p < {comparison.alpha:g} over all pairs,"
-            f" {comparison.n_samples} bootstrap resamples, seed {comparison.seed});"
+            f" {draws}, seed {comparison.seed});"
             " rules separate the clusters of the ranked metric, whose systems"
             " share the rank range shown."
         )
+    for human in leaderboard.human_columns:
+        if human.n_trials and human.has_clusters:
+            # "p <" written as the metric's clusters above are.
+            text += (
+                f" {latex_escape(human.criterion)}: {latex_escape(human.test)},"
+                f" two-sided, {human.correction_text} p < {human.alpha:g} over"
+                f" all pairs, {human.n_trials} trials."
+            )
     return rf"\caption{{{text}}}"
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from mtdash.common.exports import Cell
 from mtdash.evaluation.leaderboard.build import Leaderboard
-from mtdash.evaluation.leaderboard.significance import HumanColumn, HumanValue
+from mtdash.evaluation.leaderboard.significance import SIDED, HumanColumn, HumanValue
 
 
 def leaderboard_table(leaderboard: Leaderboard) -> tuple[list[str], list[list[Cell]]]:
@@ -81,7 +81,10 @@ SIGNATURE_HEADER = [
 
 def signature_rows(leaderboard: Leaderboard) -> list[list[Cell]]:
     """One row per column and signature, with how its intervals and
-    clusters were computed (``SIGNATURE_HEADER``)."""
+    clusters were computed (``SIGNATURE_HEADER``); then one row per human
+    column (``human <criterion>``, as the CSV's columns are named), whose
+    clusters come from paired approximate randomisation over the segments
+    judged for both systems."""
     rows = []
     for column in leaderboard.columns:
         comparison = leaderboard.comparisons.get(column.name)
@@ -109,4 +112,21 @@ def signature_rows(leaderboard: Leaderboard) -> list[list[Cell]]:
                     *settings,
                 ]
             )
+    for human in leaderboard.human_columns:
+        rows.append(
+            [
+                f"human {human.criterion}",
+                human.signature,
+                True,
+                False,
+                "ar" if human.n_trials else None,
+                human.seed,
+                human.n_samples,
+                human.n_trials or None,
+                human.confidence,
+                human.alpha,
+                SIDED,
+                human.correction if human.n_trials else None,
+            ]
+        )
     return rows

@@ -374,3 +374,37 @@ def test_approximate_randomisation_is_the_default_test_everywhere(
         expected = f"{chrf.significance.rank_range} of 4"
         system = client.get(reverse("output_detail", args=[row.output_id]))
         assert f'<td class="num">{expected}</td>' in system.content.decode()
+
+
+def test_the_exports_name_the_human_columns_test_and_the_clusters_draws(
+    client, owner, compared
+) -> None:
+    # The human columns' clusters in the CSV and the LaTeX table come from
+    # their own test (paired randomisation over commonly judged segments):
+    # the sidecar and the caption name it, its sides, correction and trials.
+    client.login(username=owner.username, password=PASSWORD)
+    base = compared.get_absolute_url()
+    text = client.get(base + "leaderboard.signatures.csv").content.decode()
+    frame = pd.read_csv(io.StringIO(text), comment="#")
+    csv_frame = pd.read_csv(
+        io.StringIO(client.get(base + "leaderboard.csv").content.decode())
+    )
+    (human,) = frame[frame["metric"] == "human adequacy"].itertuples()
+    assert "human adequacy cluster" in csv_frame.columns
+    assert human.signature.startswith("human:adequacy|")
+    assert (human.test, human.sided, human.correction) == ("ar", "two-sided", "holm")
+    assert (human.ar_trials, human.bootstrap_samples) == (500, 300)
+    latex = client.get(base + "leaderboard.tex").content.decode()
+    caption = latex[latex.index(r"\caption{") :]
+    # Clusters of the ranked metric: approximate randomisation, 500 trials
+    # (the 300 bootstrap resamples give the intervals, not the clusters).
+    assert "approximate randomisation, two-sided, Holm-adjusted p < 0.05" in caption
+    assert "over all pairs, 500 trials, seed 3" in caption
+    assert (
+        "adequacy: paired approximate randomisation over the segments judged for "
+        "both systems, two-sided, Holm-adjusted p < 0.05 over all pairs, 500 trials"
+    ) in caption
+    bootstrap = client.get(base + "leaderboard.tex", {"test": "bootstrap"})
+    assert "over all pairs, 300 bootstrap resamples, seed 3" in (
+        bootstrap.content.decode()
+    )
