@@ -9,14 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from scoring import MetricError, canonical_spec, get_metric
-
-# How each sentence smoothing of BLEU is named (sacreBLEU's methods).
-_SENTENCE_SMOOTHING = {
-    "none": "unsmoothed",
-    "floor": "floor-smoothed",
-    "exp": "exp-smoothed",
-    "mteval": "mteval-smoothed",
-}
+from scoring.orange import sentence_metric_name
 
 # The parameter that names a variant in the paper's tables (BLEUS4, ROUGE-S4,
 # ROUGE-W-1.2, GTM10): always shown, even at its default value.
@@ -51,28 +44,18 @@ def metric_label(spec: str) -> str:
     return f"{name}:{','.join(items)}" if items else name
 
 
-@lru_cache(maxsize=512)
 def metric_name(spec: str) -> str:
     """What the metric is, where its spec does not say it: BLEU's smoothed
-    sentence score, by its smoothing; ``""`` for every other metric.
+    sentence score, by its smoothing; ``""`` for every other metric. The
+    command line and the JSON name it the same way
+    (:func:`scoring.orange.sentence_metric_name`).
 
     >>> metric_name("bleus:n=4"), metric_name("bleu"), metric_name("wer")
     ('BLEU (add-one sentence)', 'BLEU (add-one sentence)', '')
     >>> metric_name("bleu:sentence_smooth=exp")
     'BLEU (exp-smoothed sentence)'
     """
-    try:
-        metric = get_metric(spec)
-    except MetricError:
-        return ""
-    if canonical_spec(metric).partition(":")[0] not in ("bleu", "bleus"):
-        return ""
-    method = metric.sentence_smooth
-    value = metric.sentence_smooth_value
-    if method == "add-k":
-        k = 1 if value is None else value
-        return f"BLEU (add-{'one' if k == 1 else f'{k:g}'} sentence)"
-    return f"BLEU ({_SENTENCE_SMOOTHING.get(method, method)} sentence)"
+    return sentence_metric_name(spec)
 
 
 def metric_title(spec: str) -> str:

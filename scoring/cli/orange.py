@@ -42,6 +42,7 @@ from scoring.orange.presentation import (
     ORANGE_INTERVAL,
     ORANGE_PAIRED_TEST,
     paired_test_line,
+    sentence_metric_name,
     single_candidate_warning,
     table_decimals,
 )
@@ -425,6 +426,11 @@ def print_orange(results: dict[str, OrangeResult], as_json: bool, out: TextIO) -
         f"95%-CI: {ORANGE_INTERVAL}\n"
     )
     longest = max(result.max_candidates for result in results.values())
+    for spec in results:
+        # ORANGE's BLEU is a smoothed sentence BLEU: say which, as the web does.
+        name = sentence_metric_name(spec)
+        if name:
+            out.write(f"{spec}: {name}\n")
     warning = single_candidate_warning(longest)
     if warning:
         out.write(f"Warning: {warning}\n")

@@ -26,6 +26,7 @@ from scoring.orange.presentation import (
     ORANGE_PAIRED_TEST,
     interval_decimals,
     paired_test_line,
+    sentence_metric_name,
     single_candidate_warning,
     table_decimals,
 )
@@ -89,6 +90,7 @@ __all__ = [
     "ORANGE_PAIRED_TEST",
     "interval_decimals",
     "paired_test_line",
+    "sentence_metric_name",
     "single_candidate_warning",
     "table_decimals",
 ]

@@ -1,11 +1,16 @@
 """How ORANGE results are presented, the same way by the CLI, the JSON and
 the web: the name of the interval, the warning for lists that cannot rank
-anything, and how many decimals make an average rank's interval visible.
+anything, how many decimals make an average rank's interval visible, and
+what a sentence BLEU is (its smoothing).
 """
 
 from __future__ import annotations
 
 import math
+from functools import lru_cache
+
+from scoring.errors import MetricError
+from scoring.registry import canonical_spec, get_metric
 
 # What ``ci_low``/``ci_high`` (average rank) and ``orange_ci_low``/``high``
 # are: :func:`scoring.orange.summarise` takes ``numpy.percentile`` (linear
@@ -34,6 +39,42 @@ def paired_test_line() -> str:
     """The paired test in one line, for the table's footer and exports."""
     test = ORANGE_PAIRED_TEST
     return f"{test['test']}, {test['sides']}: {test['rule']}"
+
+
+# How each sentence smoothing of BLEU is named (sacreBLEU's methods).
+_SENTENCE_SMOOTHING = {
+    "none": "unsmoothed",
+    "floor": "floor-smoothed",
+    "exp": "exp-smoothed",
+    "mteval": "mteval-smoothed",
+}
+
+
+@lru_cache(maxsize=512)
+def sentence_metric_name(spec: str) -> str:
+    """What the metric is where its spec does not say it: ORANGE scores
+    sentences, so its BLEU is a smoothed sentence BLEU (named by its
+    smoothing), not the corpus BLEU that ``bleu`` reads as; ``""`` for every
+    other metric (and for a spec the registry cannot read).
+
+    >>> sentence_metric_name("bleus:n=4"), sentence_metric_name("wer")
+    ('BLEU (add-one sentence)', '')
+    >>> sentence_metric_name("bleu:sentence_smooth=exp")
+    'BLEU (exp-smoothed sentence)'
+    """
+    try:
+        metric = get_metric(spec)
+        family = canonical_spec(metric).partition(":")[0]
+    except MetricError:
+        return ""
+    if family not in ("bleu", "bleus"):
+        return ""
+    method = metric.sentence_smooth
+    value = metric.sentence_smooth_value
+    if method == "add-k":
+        k = 1 if value is None else value
+        return f"BLEU (add-{'one' if k == 1 else f'{k:g}'} sentence)"
+    return f"BLEU ({_SENTENCE_SMOOTHING.get(method, method)} sentence)"
 
 
 def single_candidate_warning(max_candidates: int) -> str | None:

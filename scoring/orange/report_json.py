@@ -21,7 +21,9 @@ and candidate index (both as strings, JSON keys being strings)::
 
 ``limit`` is K >= 0, ``"all"`` (every candidate above), or ``"none"`` (no
 ``above_reference`` lists and no texts; the counts stay). NaN (no
-bootstrap) is written as ``null``. Two more keys say how to read the
+bootstrap) is written as ``null``. Each metric's ``"name"`` says what a
+sentence BLEU is (``"BLEU (add-one sentence)"``), ``null`` for the other
+metrics, whose spec says it. Two more keys say how to read the
 numbers: ``"interval"`` names the interval of ``ci_low``/``ci_high`` and
 ``orange_ci_low``/``orange_ci_high`` (:data:`ORANGE_INTERVAL`), and
 ``"warnings"`` lists what makes the figures meaningless (one candidate per
@@ -36,7 +38,11 @@ from collections.abc import Callable, Mapping
 from typing import Any, TextIO
 
 from scoring.orange.above_reference import AboveReferenceItems, best_first
-from scoring.orange.presentation import ORANGE_INTERVAL, single_candidate_warning
+from scoring.orange.presentation import (
+    ORANGE_INTERVAL,
+    sentence_metric_name,
+    single_candidate_warning,
+)
 from scoring.orange.ranking import OrangeResult
 
 DEFAULT_ABOVE_REFERENCE_LIMIT = 10
@@ -168,6 +174,8 @@ def orange_json(
     wanted: set[tuple[int, int]] = set()
     for spec, result in results.items():
         entry, listed = metric_entry(result, limit)
+        # What a sentence BLEU is (its smoothing); null where the spec says it.
+        entry["name"] = sentence_metric_name(spec) or None
         if extra and spec in extra:
             entry.update(extra[spec])
         metrics[spec] = entry

@@ -122,3 +122,31 @@ def test_the_table_and_the_json_name_the_paired_test_and_its_sides():
     out = io.StringIO()
     print_orange(OrangeResults({"bleu": result(n=5)}), as_json=True, out=out)
     assert "paired_test" not in json.loads(out.getvalue())
+
+
+def test_the_table_and_the_json_name_bleu_as_the_add_one_sentence_bleu():
+    # ORANGE scores sentences: its BLEU is the add-one smoothed sentence BLEU,
+    # whatever the spec says ("bleu" reads as corpus BLEU); the web names it
+    # so, and the CLI's table and JSON (the API's JSON too) now do the same.
+    results = OrangeResults(
+        {
+            "bleu": result("bleu", n=5),
+            "bleus:n=4": result("bleus:n=4", n=5),
+            "bleu:sentence_smooth=none": result("bleu:sentence_smooth=none", n=5),
+            "wer": result("wer", n=5),
+        }
+    )
+    out = io.StringIO()
+    print_orange(results, as_json=False, out=out)
+    lines = out.getvalue().splitlines()
+    assert "bleu: BLEU (add-one sentence)" in lines
+    assert "bleus:n=4: BLEU (add-one sentence)" in lines
+    assert "bleu:sentence_smooth=none: BLEU (unsmoothed sentence)" in lines
+    assert not any(line.startswith("wer:") for line in lines)
+    out = io.StringIO()
+    print_orange(results, as_json=True, out=out)
+    metrics = json.loads(out.getvalue())["metrics"]
+    assert metrics["bleu"]["name"] == "BLEU (add-one sentence)"
+    assert metrics["bleus:n=4"]["name"] == "BLEU (add-one sentence)"
+    assert metrics["bleu:sentence_smooth=none"]["name"] == "BLEU (unsmoothed sentence)"
+    assert metrics["wer"]["name"] is None
