@@ -144,6 +144,12 @@ def test_bleu_is_named_as_the_smoothed_sentence_bleu(logged_in, nbest, owner):
     assert frame["metric_name"].fillna("").tolist() == ["BLEU (add-one sentence)", ""]
     tex = logged_in.get(reverse("orange_job_export", args=[job.pk, "tex"])).content
     assert "bleus:n=4, BLEU (add-one sentence)" in tex.decode()
+    # The API's JSON (the command line's --json) names it too.
+    metrics = logged_in.get(f"/api/v1/orange/{job.pk}").json()["metrics"]
+    assert [entry["name"] for entry in metrics.values()] == [
+        "BLEU (add-one sentence)",
+        None,
+    ]
 
 
 def test_the_review_report_names_its_interval(logged_in, nbest, owner):
