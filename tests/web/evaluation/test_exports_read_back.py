@@ -57,6 +57,36 @@ JUDGMENTS = """segment,system,judge,criterion,value
 """
 
 
+HYPOTHESES = {
+    "sys-a": ["the cat is on the mat", "it rains", "hello"],
+    "sys-b": ["a cat", "rain", "hi all"],
+}
+# The conftest test set's references.
+REFERENCES = [
+    ["the cat is on the mat", "it is raining", "hello everyone"],
+    ["there is a cat on the mat", "it rains", "hello all"],
+]
+# Expected human figures, by hand: j1's values 5,4,3,1,2 have mean 3 and sd
+# sqrt(2.5); j2 judged once (z = 0). sys-b's segment 1 averages its judges'
+# z, then the system averages its segments.
+SD = 2.5**0.5
+HUMAN_Z = [
+    ((5 - 3) / SD + (4 - 3) / SD + (3 - 3) / SD) / 3,
+    (((1 - 3) / SD + 0.0) / 2 + (2 - 3) / SD) / 2,
+]
+HUMAN_MEAN = [4.0, 2.0]
+
+
+def sacrebleu_scores() -> list[float]:
+    """Each system's corpus BLEU by sacreBLEU, not by the code under test."""
+    import sacrebleu
+
+    return [
+        sacrebleu.corpus_bleu(HYPOTHESES[name], REFERENCES).score
+        for name in ("sys-a", "sys-b")
+    ]
+
+
 def read_csv(text: str) -> pd.DataFrame:
     return pd.read_csv(io.StringIO(text), comment="#")
 
@@ -70,10 +100,7 @@ def assert_numeric(frame: pd.DataFrame, columns) -> None:
 def judged(test_set, owner):
     """Two scored systems with human judgments, renamed to a formula and to a
     name starting with "-" after the judgments were imported."""
-    for system, hypotheses in (
-        ("sys-a", ["the cat is on the mat", "it rains", "hello"]),
-        ("sys-b", ["a cat", "rain", "hi all"]),
-    ):
+    for system, hypotheses in HYPOTHESES.items():
         job = create_system_output(test_set, owner, system, hypotheses, queue=False)
         run_scoring_job(job.pk)
     import_judgments(test_set, owner, JUDGMENTS.encode(), "j.csv")
@@ -100,11 +127,9 @@ def test_the_leaderboard_csv_reads_back_with_numbers_as_numbers(client, judged):
     )
     z = frame["human adequacy z"]
     assert z.iloc[1] < 0  # -foo is judged worse
-    # j1's values 5,4,3,1,2: mean 3, sd sqrt(2.5); j2 judged once: z = 0.
-    sd = 2.5**0.5
-    assert z.iloc[1] == pytest.approx((((1 - 3) / sd + 0.0) / 2 + (2 - 3) / sd) / 2)
-    assert frame["human adequacy mean"].tolist() == pytest.approx([4.0, 2.0])
-    assert frame["bleu"].iloc[0] > frame["bleu"].iloc[1]
+    assert z.tolist() == pytest.approx(HUMAN_Z, abs=1e-12)
+    assert frame["human adequacy mean"].tolist() == pytest.approx(HUMAN_MEAN)
+    assert frame["bleu"].tolist() == pytest.approx(sacrebleu_scores(), abs=1e-9)
 
 
 def test_the_signatures_csv_reads_back(client, judged):
@@ -128,6 +153,18 @@ def test_the_leaderboard_xlsx_has_numbers_signatures_and_provenance(client, judg
     assert second[system].value == "-foo" and second[system].quotePrefix
     z = second[header.index("human adequacy z")]
     assert z.data_type == "n" and z.value < 0
+    # The numbers themselves, against hand figures and sacreBLEU (15
+    # significant digits: Excel's precision), not only against the CSV.
+    for column, expected in (
+        ("human adequacy z", HUMAN_Z),
+        ("human adequacy mean", HUMAN_MEAN),
+        ("bleu", sacrebleu_scores()),
+    ):
+        cells = [first[header.index(column)], second[header.index(column)]]
+        assert all(cell.data_type == "n" for cell in cells), column
+        assert [cell.value for cell in cells] == pytest.approx(
+            expected, rel=1e-14, abs=1e-14
+        ), column
     assert not any(cell.data_type == "f" for row in sheet.iter_rows() for cell in row)
     frames = pd.read_excel(io.BytesIO(body), sheet_name=None)
     csv_frame = pd.read_csv(io.StringIO(download(client, judged, "csv").decode()))
