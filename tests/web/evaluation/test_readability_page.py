@@ -180,6 +180,15 @@ def test_it_shows_the_library_figures_of_the_source_and_each_reference(
     expected = [text_complexity(SOURCES, "fr")] + [
         text_complexity(REFERENCES[label], "en") for label in ("A", "B")
     ]
+    # Counted by hand, not by the library the page calls: (sentences, words,
+    # syllables). Source: le chat est sur le ta-pis (7) / il pleut (2) /
+    # bon-jour à tous (4); A: the cat is on the mat (6) / it is rain-ing (4) /
+    # hel-lo ev-ery-one (5); B: there is a cat on the mat (7) / it rains (2)
+    # / hel-lo all (3).
+    by_hand = [(3, 11, 13), (3, 11, 15), (3, 11, 12)]
+    assert [
+        (t.figures.n_sentences, t.figures.n_words, t.figures.n_syllables) for t in texts
+    ] == by_hand
     html = response.content.decode()
     for text, library in zip(texts, expected, strict=True):
         assert text.figures.n_words == library.n_words
