@@ -14,9 +14,9 @@ from mtdash.orange.jobs.artifacts import load_nbest_index, read_candidates
 from mtdash.orange.models import OrangeJob
 from scoring.orange import (
     DEFAULT_ABOVE_REFERENCE_LIMIT,
-    ORANGE_PAIRED_TEST,
     AboveReferenceLimit,
     orange_json,
+    paired_test_entry,
 )
 
 # ORANGE's own "merging" is running as far as a client polling a job cares.
@@ -79,14 +79,29 @@ def orange_results(
     job: OrangeJob, limit: AboveReferenceLimit = DEFAULT_ABOVE_REFERENCE_LIMIT
 ) -> dict:
     """The object ``python -m scoring orange --json --above-reference LIMIT``
-    prints (:func:`scoring.orange.orange_json`): per metric spec its figures
-    and the ``limit`` best candidates above the references per sentence;
-    their texts, read from the stored n-best list, once. NaN (no bootstrap)
-    becomes null, since JSON has no NaN."""
-    results = {
-        score.metric: score.to_orange_result()
-        for score in job.scores.order_by("position")
-    }
+    prints (:func:`scoring.orange.orange_json`) with the job's metrics,
+    bootstrap samples and seed, and ``--paired-test`` when the job ran the
+    paired test (every job merged since it exists): per metric spec its
+    figures, its ``paired_test`` entry, and the ``limit`` best candidates
+    above the references per sentence; their texts, read from the stored
+    n-best list, once. NaN (no bootstrap) becomes null, since JSON has no
+    NaN."""
+    scores = list(job.scores.order_by("position"))
+    results = {score.metric: score.to_orange_result() for score in scores}
+    # A job merged before the test existed answers as a run without it.
+    paired = None
+    if any(score.tested for score in scores):
+        paired = {
+            score.metric: paired_test_entry(
+                best=score.best,
+                equivalent=score.equivalent,
+                difference=score.difference,
+                ci_low=score.difference_ci_low,
+                ci_high=score.difference_ci_high,
+                p_value=score.p_value,
+            )
+            for score in scores
+        }
     artifact = job.nbest.artifact
     index = None
     texts: dict[int, tuple[str, ...]] = {}
@@ -101,8 +116,4 @@ def orange_results(
             )[1][0]
         return texts[sentence_id][candidate]
 
-    data = orange_json(results, text_of, limit=limit)
-    if any(score.tested for score in job.scores.all()):
-        # What the comparison endpoint's best / equivalent / p come from.
-        data["paired_test"] = dict(ORANGE_PAIRED_TEST)
-    return json_safe(data)
+    return json_safe(orange_json(results, text_of, limit=limit, paired=paired))

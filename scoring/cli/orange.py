@@ -40,7 +40,6 @@ from scoring.orange.options import OrangeOptions
 from scoring.orange.prepare import prepare_metrics
 from scoring.orange.presentation import (
     ORANGE_INTERVAL,
-    ORANGE_PAIRED_TEST,
     paired_test_line,
     sentence_metric_name,
     single_candidate_warning,
@@ -57,6 +56,7 @@ from scoring.orange.report_json import (
     AboveReferenceLimit,
     TextLookup,
     orange_json,
+    paired_test_entry,
     parse_above_reference_limit,
     write_orange_json,
 )
@@ -383,24 +383,18 @@ def _progress_printer():
 def print_orange(results: dict[str, OrangeResult], as_json: bool, out: TextIO) -> None:
     comparison = getattr(results, "comparison", None)
     if as_json:
-        extra = (
-            None
-            if comparison is None
-            else {
-                spec: {"paired_test": _paired_entry(comparison, spec)}
-                for spec in results
-            }
-        )
         data = orange_json(
             results,
             getattr(results, "text_of", None),
             limit=getattr(
                 results, "above_reference_limit", DEFAULT_ABOVE_REFERENCE_LIMIT
             ),
-            extra=extra,
+            paired=(
+                None
+                if comparison is None
+                else {spec: _paired_entry(comparison, spec) for spec in results}
+            ),
         )
-        if comparison is not None:
-            data["paired_test"] = dict(ORANGE_PAIRED_TEST)
         write_orange_json(data, out)
         return
     width = max(len("Method"), *(len(spec) for spec in results))
@@ -440,18 +434,14 @@ def print_orange(results: dict[str, OrangeResult], as_json: bool, out: TextIO) -
 
 def _paired_entry(comparison: OrangeComparison, spec: str) -> dict:
     row = comparison.for_metric(spec)
-
-    def finite(value: float) -> float | None:
-        return None if value != value else value
-
-    return {
-        "best": row.best,
-        "equivalent": row.equivalent,
-        "difference": row.difference,
-        "difference_ci_low": finite(row.ci_low),
-        "difference_ci_high": finite(row.ci_high),
-        "p_value": row.p_value,
-    }
+    return paired_test_entry(
+        best=row.best,
+        equivalent=row.equivalent,
+        difference=row.difference,
+        ci_low=row.ci_low,
+        ci_high=row.ci_high,
+        p_value=row.p_value,
+    )
 
 
 def _paired_cell(comparison: OrangeComparison, spec: str) -> str:

@@ -41,6 +41,7 @@ from scoring.orange.report_json import (
     DEFAULT_ABOVE_REFERENCE_LIMIT,
     AboveReferenceLimit,
     orange_json,
+    paired_test_entry,
     parse_above_reference_limit,
 )
 from scoring.orange.review_stats import (
@@ -85,6 +86,7 @@ __all__ = [
     "DEFAULT_ABOVE_REFERENCE_LIMIT",
     "AboveReferenceLimit",
     "orange_json",
+    "paired_test_entry",
     "parse_above_reference_limit",
     "ORANGE_INTERVAL",
     "ORANGE_PAIRED_TEST",

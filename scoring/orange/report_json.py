@@ -28,6 +28,13 @@ numbers: ``"interval"`` names the interval of ``ci_low``/``ci_high`` and
 ``orange_ci_low``/``orange_ci_high`` (:data:`ORANGE_INTERVAL`), and
 ``"warnings"`` lists what makes the figures meaningless (one candidate per
 sentence), empty when nothing does.
+
+When the metrics were compared (``--paired-test`` on the command line; every
+web job merged since the test exists), each metric's entry carries
+``"paired_test"`` (:func:`paired_test_entry`: best, equivalent, the
+difference to the best in ORANGE points with its interval, the p-value) and
+the object a top-level ``"paired_test"`` naming the test and its sides
+(:data:`ORANGE_PAIRED_TEST`); without the test neither key appears.
 """
 
 from __future__ import annotations
@@ -40,6 +47,7 @@ from typing import Any, TextIO
 from scoring.orange.above_reference import AboveReferenceItems, best_first
 from scoring.orange.presentation import (
     ORANGE_INTERVAL,
+    ORANGE_PAIRED_TEST,
     sentence_metric_name,
     single_candidate_warning,
 )
@@ -166,10 +174,12 @@ def orange_json(
     *,
     limit: AboveReferenceLimit = DEFAULT_ABOVE_REFERENCE_LIMIT,
     extra: Mapping[str, Mapping[str, Any]] | None = None,
+    paired: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """The object described in the module docstring. ``extra[spec]`` is
-    merged into that metric's entry (e.g. the paired test); ``text_of`` may
-    be ``None`` only with ``limit="none"``."""
+    merged into that metric's entry; ``paired[spec]`` is the metric's
+    :func:`paired_test_entry` when the metrics were compared (``None``: they
+    were not); ``text_of`` may be ``None`` only with ``limit="none"``."""
     metrics: dict[str, Any] = {}
     wanted: set[tuple[int, int]] = set()
     for spec, result in results.items():
@@ -178,6 +188,8 @@ def orange_json(
         entry["name"] = sentence_metric_name(spec) or None
         if extra and spec in extra:
             entry.update(extra[spec])
+        if paired is not None:
+            entry["paired_test"] = dict(paired[spec])
         metrics[spec] = entry
         wanted.update(listed)
     texts: dict[str, dict[str, str]] = {}
@@ -197,12 +209,41 @@ def orange_json(
             texts.setdefault(str(sentence), {})[str(index)] = text
     longest = max((result.max_candidates for result in results.values()), default=0)
     warning = single_candidate_warning(longest) if results else None
-    return {
+    data = {
         "metrics": metrics,
         "above_reference_limit": limit,
         "candidate_texts": texts,
         "interval": ORANGE_INTERVAL,
         "warnings": [warning] if warning else [],
+    }
+    if paired is not None:
+        # What every entry's best / equivalent / p come from, once.
+        data["paired_test"] = dict(ORANGE_PAIRED_TEST)
+    return data
+
+
+def paired_test_entry(
+    *,
+    best: bool,
+    equivalent: bool,
+    difference: float | None,
+    ci_low: float | None,
+    ci_high: float | None,
+    p_value: float | None,
+) -> dict[str, Any]:
+    """One metric's ``"paired_test"``, built alike from the command line's
+    comparison and from the web's stored scores (NaN becomes ``None``)."""
+
+    def finite(value: float | None) -> float | None:
+        return None if value is None or value != value else value
+
+    return {
+        "best": best,
+        "equivalent": equivalent,
+        "difference": finite(difference),
+        "difference_ci_low": finite(ci_low),
+        "difference_ci_high": finite(ci_high),
+        "p_value": finite(p_value),
     }
 
 

@@ -149,9 +149,15 @@ def finished_job(api, test_set, artifact_dir, queued):
     return job
 
 
+@pytest.mark.parametrize("tested", [True, False], ids=["paired-test", "untested"])
 def test_a_finished_job_answers_what_the_cli_prints(
-    api, test_set, finished_job, tmp_path
+    api, test_set, finished_job, tmp_path, tested
 ):
+    # A job runs the paired test at merge: it answers what the command line
+    # prints with --paired-test. A job merged before the test existed (its
+    # scores untested) answers what it prints without.
+    if not tested:
+        finished_job.scores.update(tested=False)
     response = api.get(f"/api/v1/orange/{finished_job.pk}")
     assert response["X-Job-Status"] == "succeeded"
     (tmp_path / "toy.nbest").write_text(TOY_NBEST)
@@ -162,12 +168,16 @@ def test_a_finished_job_answers_what_the_cli_prints(
     cli = subprocess.run(
         [sys.executable, "-m", "scoring", "orange", "--json", "--nbest",
          str(tmp_path / "toy.nbest"), "--refs", *refs, "--metric", "bleu",
-         "--metric", "ter", "--bootstrap", "200", "--seed", "7"],
+         "--metric", "ter", "--bootstrap", "200", "--seed", "7",
+         *(["--paired-test"] if tested else [])],
         capture_output=True, text=True, check=True,
     )  # fmt: skip
     expected = json.loads(cli.stdout)
     assert list(response.json()["metrics"]) == ["bleu", "ter"]
     _assert_close(response.json(), expected)
+    assert ("paired_test" in expected) == tested
+    for entry in expected["metrics"].values():
+        assert ("paired_test" in entry) == tested
 
 
 def _assert_close(got, expected) -> None:

@@ -1,5 +1,6 @@
-"""The API's ORANGE results equal ``python -m scoring orange --json`` for
-every ``above_reference`` limit; a bad limit is a 400 naming the parameter."""
+"""The API's ORANGE results equal ``python -m scoring orange --json
+--paired-test`` (the job ran the paired test) for every ``above_reference``
+limit; a bad limit is a 400 naming the parameter."""
 
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ def test_every_limit_answers_what_the_cli_prints(
 ):
     response = api.get(f"/api/v1/orange/{finished_job.pk}?above_reference={limit}")
     assert response.status_code == 200
-    expected = cli_json(test_set, tmp_path, "--above-reference", limit)
+    expected = cli_json(test_set, tmp_path, "--paired-test", "--above-reference", limit)
     _assert_close(response.json(), expected)
     body = response.json()
     assert body["above_reference_limit"] == (int(limit) if limit.isdigit() else limit)
