@@ -26,7 +26,7 @@
         return response.json();
       })
       .then(function (data) {
-        window.Plotly.react(chart, data.figure.data, data.figure.layout, { responsive: true, displaylogo: false });
+        window.mtdashPlot(chart, data.figure);  // plotly_figure.js: fitted to the chart's width
         note.textContent = data.note;
         panel.scrollIntoView({ behavior: "smooth", block: "nearest" });
       })

@@ -6,9 +6,10 @@ an ORANGE job.
 On each page the document is no wider than the window (wide tables scroll
 inside their own box), the last column of every table can be reached
 (scrolled to within its box, or inside the window), and no button or header
-link is cut off at the edge; at 1440 px the leaderboard, the p-value matrix
-of 12 systems and the judgments' per-system table show every column
-without scrolling. Each page is saved as a full-page screenshot
+link is cut off at the edge; every chart keeps its titles, tick labels and
+legend inside its box with room left to plot; at 1440 px the leaderboard,
+the p-value matrix of 12 systems and the judgments' per-system table show
+every column without scrolling. Each page is saved as a full-page screenshot
 (``var/screenshots/width-<px>-<page>.png``) for people to look at.
 """
 
@@ -133,6 +134,53 @@ if (width >= 1400) {
 return problems;
 """
 
+# A chart must fit its own box too: its title, axis titles, tick labels and
+# legend inside the chart (Plotly's SVG, or a box of a fixed height, cuts off
+# whatever sticks out), and plotting areas that keep a third of the chart's
+# width, each at least 100 px (long system names as tick labels or a legend
+# beside the plot left 64 px of a 366 px phone chart; three panels side by
+# side, 85 px each).
+CHARTS_JS = r"""
+const problems = [];
+function name(element) {
+  return element.id ? "#" + element.id : element.tagName.toLowerCase() + "." + [...element.classList].join(".");
+}
+for (const chart of document.querySelectorAll("main .js-plotly-plot")) {
+  if (!chart.offsetParent) continue;
+  const box = chart.getBoundingClientRect();
+  // Below, what cuts off is the box when it hides overflow (a fixed
+  // height), else Plotly's SVG.
+  const svg = chart.querySelector(".main-svg");
+  const high = getComputedStyle(chart).overflowY === "visible" && svg ? svg.getBoundingClientRect() : box;
+  const parts = chart.querySelectorAll(
+    "text.gtitle, text.xtitle, text.ytitle, g.xtick text, g.ytick text, .legend text.legendtext"
+  );
+  for (const part of parts) {
+    const r = part.getBoundingClientRect();
+    if (!r.width) continue;
+    if (r.left < box.left - 2 || r.right > box.right + 2) {
+      problems.push(`${name(chart)}: "${part.textContent.slice(0, 40)}" from ${Math.round(r.left - box.left)} to ${Math.round(r.right - box.left)} px of a ${Math.round(box.width)} px chart`);
+      break;
+    }
+    if (r.top < high.top - 2 || r.bottom > high.bottom + 2) {
+      problems.push(`${name(chart)}: "${part.textContent.slice(0, 40)}" from ${Math.round(r.top - high.top)} to ${Math.round(r.bottom - high.top)} px of a ${Math.round(high.height)} px high chart`);
+      break;
+    }
+  }
+  // Panels side by side share the third; each keeps 100 px.
+  const rows = {};
+  for (const area of chart.querySelectorAll(".draglayer .nsewdrag")) {
+    const r = area.getBoundingClientRect();
+    if (r.width < 100) problems.push(`${name(chart)}: a plotting area of ${Math.round(r.width)} px`);
+    rows[Math.round(r.top)] = (rows[Math.round(r.top)] || 0) + r.width;
+  }
+  const widest = Math.max(0, ...Object.values(rows));
+  if (widest && widest < box.width / 3)
+    problems.push(`${name(chart)}: plotting area ${Math.round(widest)} px of a ${Math.round(box.width)} px chart`);
+}
+return problems;
+"""
+
 
 def judgments_csv(systems: list[str], segments: int) -> bytes:
     """Three judges rate the adequacy of every segment of every system 1-5
@@ -248,6 +296,7 @@ def test_every_main_page_fits_a_wide_screen_and_a_phone(
                     )
                 full_page(browser, f"width-{width}-{page}.png", max_height=12000)
                 problems = browser.execute_script(PROBLEMS_JS, width)
+                problems += browser.execute_script(CHARTS_JS)
                 if problems:
                     found[f"{page} at {width} px"] = problems
     finally:
