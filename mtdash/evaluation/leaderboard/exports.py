@@ -132,6 +132,12 @@ def _latex_human_cell(human) -> str:
     return text
 
 
+def _p_below(alpha: float) -> str:
+    """``$p < 0.05$``: in math mode, since a bare "<" in text prints as "¡"
+    under LaTeX's default OT1 font encoding (no \\usepackage[T1]{fontenc})."""
+    return f"$p < {alpha:g}$"
+
+
 def _caption(leaderboard: Leaderboard) -> str:
     comparison = leaderboard.primary_comparison
     text = (
@@ -153,7 +159,7 @@ def _caption(leaderboard: Leaderboard) -> str:
         )
         text += (
             f" Superscripts: significance clusters ({test}, two-sided,"
-            f" {comparison.correction_text} p < {comparison.alpha:g} over all pairs,"
+            f" {comparison.correction_text} {_p_below(comparison.alpha)} over all pairs,"
             f" {draws}, seed {comparison.seed});"
             " rules separate the clusters of the ranked metric, whose systems"
             " share the rank range shown."
@@ -163,7 +169,7 @@ def _caption(leaderboard: Leaderboard) -> str:
             # "p <" written as the metric's clusters above are.
             text += (
                 f" {latex_escape(human.criterion)}: {latex_escape(human.test)},"
-                f" two-sided, {human.correction_text} p < {human.alpha:g} over"
+                f" two-sided, {human.correction_text} {_p_below(human.alpha)} over"
                 f" all pairs, {human.n_trials} trials."
             )
     return rf"\caption{{{text}}}"

@@ -41,9 +41,9 @@ from scoring import __version__ as SCORING_VERSION
 
 # Bump when a rendering changes for the same data (a template or a format
 # changed) and the cache outlives the deploy (a shared cache such as Redis).
-RENDERING_REVISION = (
-    2  # 2: the signatures sidecar and LaTeX caption name the human columns' test
-)
+# 2: the signatures sidecar and LaTeX caption name the human columns' test;
+# 3: the LaTeX caption writes "$p < 0.05$" (a bare "<" printed "¡" under OT1).
+RENDERING_REVISION = 3
 
 
 @dataclass(frozen=True)

@@ -278,7 +278,7 @@ def test_the_exports_name_the_correction_and_the_sides(client, owner, compared) 
     chrf = frame[frame["metric"] == "chrf"].iloc[0]
     assert (chrf["sided"], chrf["correction"]) == ("two-sided", "bonferroni")
     latex = client.get(base + "leaderboard.tex").content.decode()
-    assert "two-sided, Holm-adjusted p < 0.05 over all pairs" in latex
+    assert "two-sided, Holm-adjusted $p < 0.05$ over all pairs" in latex
 
 
 def test_the_migration_queues_a_comparison_for_old_stored_clusters(compared) -> None:
@@ -415,11 +415,11 @@ def test_the_exports_name_the_human_columns_test_and_the_clusters_draws(
     caption = latex[latex.index(r"\caption{") :]
     # Clusters of the ranked metric: approximate randomisation, 500 trials
     # (the 300 bootstrap resamples give the intervals, not the clusters).
-    assert "approximate randomisation, two-sided, Holm-adjusted p < 0.05" in caption
+    assert "approximate randomisation, two-sided, Holm-adjusted $p < 0.05$" in caption
     assert "over all pairs, 500 trials, seed 3" in caption
     assert (
         "adequacy: paired approximate randomisation over the segments judged for "
-        "both systems, two-sided, Holm-adjusted p < 0.05 over all pairs, 500 trials"
+        "both systems, two-sided, Holm-adjusted $p < 0.05$ over all pairs, 500 trials"
     ) in caption
     bootstrap = client.get(base + "leaderboard.tex", {"test": "bootstrap"})
     assert "over all pairs, 300 bootstrap resamples, seed 3" in (
