@@ -11,7 +11,8 @@ ranked above the references by index and score, their texts once. With
 ``--paired-test`` the metrics are also compared on the same sentences
 (:func:`scoring.orange.compare_metrics`): the table gets a column marking the
 best metric and those statistically equivalent to it (Tables 2-6 of the
-paper), and each JSON entry a ``"paired_test"`` object. WNM needs the
+paper; every metric tying the lowest ORANGE is best), and each JSON entry a
+``"paired_test"`` object. WNM needs the
 document id of every reference line (``--docs``). Metrics the batch engine
 supports (all of the library's) are scored by it (:mod:`scoring.batch`), any
 other pair by pair with its own code; ``--per-pair`` scores all of them pair

@@ -4,10 +4,16 @@ ORANGE is the mean over sentences of r_i = Rank_i / (N_i + 1). Two metrics
 ranked on the same n-best lists give two numbers per sentence, so they are
 compared *paired*: the per-sentence differences d_i = r_i(m) - r_i(best) are
 resampled with replacement (the same seeded draws for every metric), and the
-95% percentile interval of the mean difference decides. The best metric is
-the one with the lowest ORANGE (the first in order on a tie); a metric whose
-interval contains 0 is *statistically equivalent* to it (the paper's gray
-cells), otherwise significantly worse. The two-sided p-value is
+95% percentile interval of the mean difference decides. The best metrics
+are those with the lowest ORANGE: every metric within
+:data:`TIE_TOLERANCE` of it is best (two metrics that rank every sentence
+alike, or whose ranks average to the same value, tie; none is "the first in
+list order"). A metric whose interval contains 0 is *statistically
+equivalent* to the best (the paper's gray cells), otherwise significantly
+worse; with several best metrics it is tested against each and reported
+against the one it is least distinguishable from (``compared_with``: any it
+is equivalent to, else the largest p), as :mod:`scoring.stats.best_metric`
+does for correlations. The two-sided p-value is
 ``min(1, 2 * min(P*(mean d <= 0), P*(mean d >= 0)))`` over the resamples,
 with the +1 correction (never exactly 0).
 
@@ -30,6 +36,11 @@ from scoring.orange.ranking import SentenceRankings
 
 # Resample draws held in memory at once (rows x sentences of int64 counts).
 _BLOCK_CELLS = 2_000_000
+# ORANGE means (normalised ranks, 0-1) this close (absolute) to the lowest tie
+# with it, and resampled mean differences this close to 0 are 0: the same
+# ranks summed in another order differ, if at all, in the last bits (the
+# correlations' scoring.stats.best_metric uses 1e-12 alike).
+TIE_TOLERANCE = 1e-12
 
 
 def normalised_ranks(rankings: SentenceRankings) -> np.ndarray:
@@ -46,21 +57,27 @@ class MetricComparison:
     difference: float  # ORANGE(metric) - ORANGE(best), percent, >= 0
     ci_low: float  # 95% bootstrap interval of the difference (NaN: no bootstrap)
     ci_high: float
-    p_value: float | None  # None for the best metric itself
-    best: bool
+    p_value: float | None  # None for a best metric
+    best: bool  # ORANGE ties the lowest (within TIE_TOLERANCE)
     equivalent: bool  # not best, and the interval contains 0
+    compared_with: str | None = None  # the best metric the test was against
 
 
 @dataclass(frozen=True)
 class OrangeComparison:
-    """The best metric and those statistically equivalent to it."""
+    """The best metrics and those statistically equivalent to them."""
 
-    best: str
+    best: str  # the first best metric in the order given (see ``bests``)
     metrics: tuple[MetricComparison, ...]  # in the order given
     n_sentences: int
     n_bootstrap: int
     seed: int
     confidence: float
+
+    @property
+    def bests(self) -> tuple[str, ...]:
+        """Every best metric: those whose ORANGE ties the lowest."""
+        return tuple(m.metric for m in self.metrics if m.best)
 
     @property
     def equivalent(self) -> tuple[str, ...]:
@@ -80,6 +97,7 @@ class OrangeComparison:
             rows.append(item)
         return {
             "best": self.best,
+            "bests": list(self.bests),
             "equivalent": list(self.equivalent),
             "metrics": rows,
             "n_sentences": self.n_sentences,
@@ -96,7 +114,8 @@ def compare_metrics(
     seed: int = 1,
     confidence: float = 0.95,
 ) -> OrangeComparison:
-    """Paired bootstrap of every metric against the one with the lowest ORANGE.
+    """Paired bootstrap of every metric against those with the lowest ORANGE
+    (every metric tying it is best; see the module docstring).
 
     ``normalised`` maps a metric name to its per-sentence normalised ranks
     (:func:`normalised_ranks`), all over the same sentences in the same
@@ -117,43 +136,81 @@ def compare_metrics(
     if not np.all(np.isfinite(matrix)):
         raise ValueError("normalised ranks must be finite")
     means = matrix.mean(axis=1)
-    best = int(np.argmin(means))  # the first of tied lowest
-    differences = matrix - matrix[best]
-    resampled = _bootstrap_means(differences, n_bootstrap, seed)
+    lowest = float(means.min())
+    bests = np.flatnonzero(means <= lowest + TIE_TOLERANCE).tolist()
+    # Each best's differences, resampled with the same draws (the same seed).
+    resampled = {
+        b: _bootstrap_means(matrix - matrix[b], n_bootstrap, seed) for b in bests
+    }
     tail = (1 - confidence) / 2
     rows = []
     for m, name in enumerate(names):
-        is_best = m == best
-        low = high = float("nan")
-        p_value: float | None = None
-        equivalent = False
-        if resampled is not None:
-            low, high = np.quantile(resampled[:, m], [tail, 1 - tail])
-            if not is_best:
-                below = np.count_nonzero(resampled[:, m] <= 0)
-                above = np.count_nonzero(resampled[:, m] >= 0)
-                p_value = min(1.0, 2 * (min(below, above) + 1) / (n_bootstrap + 1))
-                equivalent = bool(low <= 0 <= high)
+        if m in bests:
+            # Against itself: a difference of 0, nothing to test.
+            interval = float("nan") if resampled[m] is None else 0.0
+            rows.append(
+                MetricComparison(
+                    metric=name,
+                    orange=float(100 * means[m]),
+                    difference=0.0,
+                    ci_low=interval,
+                    ci_high=interval,
+                    p_value=None,
+                    best=True,
+                    equivalent=False,
+                )
+            )
+            continue
+        outcomes = [
+            _against(means, resampled[b], m, b, n_bootstrap, tail) for b in bests
+        ]
+        # The weakest evidence that this metric is worse: equivalent to any
+        # best first, then the largest p (the first best on a tie).
+        b, equivalent, p_value, low, high = max(
+            outcomes, key=lambda o: (o[1], -1.0 if o[2] is None else o[2])
+        )
         rows.append(
             MetricComparison(
                 metric=name,
                 orange=float(100 * means[m]),
-                difference=float(100 * (means[m] - means[best])),
+                difference=float(100 * (means[m] - means[b])),
                 ci_low=float(100 * low),
                 ci_high=float(100 * high),
                 p_value=p_value,
-                best=is_best,
+                best=False,
                 equivalent=equivalent,
+                compared_with=names[b],
             )
         )
     return OrangeComparison(
-        best=names[best],
+        best=names[bests[0]],
         metrics=tuple(rows),
         n_sentences=int(matrix.shape[1]),
         n_bootstrap=n_bootstrap,
         seed=seed,
         confidence=confidence,
     )
+
+
+def _against(
+    means: np.ndarray,
+    resampled: np.ndarray | None,
+    m: int,
+    best: int,
+    n_bootstrap: int,
+    tail: float,
+) -> tuple[int, bool, float | None, float, float]:
+    """(best, equivalent, two-sided p, interval) of metric ``m`` against one
+    best metric, from the resampled mean differences ``m - best``."""
+    if resampled is None:
+        return best, False, None, float("nan"), float("nan")
+    column = resampled[:, m]
+    column = np.where(np.abs(column) <= TIE_TOLERANCE, 0.0, column)
+    low, high = np.quantile(column, [tail, 1 - tail])
+    below = np.count_nonzero(column <= 0)
+    above = np.count_nonzero(column >= 0)
+    p_value = min(1.0, 2 * (min(below, above) + 1) / (n_bootstrap + 1))
+    return best, bool(low <= 0 <= high), p_value, float(low), float(high)
 
 
 def _bootstrap_means(

@@ -28,9 +28,12 @@ ORANGE_PAIRED_TEST = {
     "test": "paired bootstrap of the per-sentence differences of rank/(N+1)",
     "sides": "two-sided",
     "rule": (
+        "every metric tying the lowest ORANGE (within 1e-12) is best; "
         "equivalent to the best when the 95% percentile interval of the "
         "difference contains 0, otherwise significantly worse; p is twice the "
-        "smaller share of resampled mean differences on one side of 0"
+        "smaller share of resampled mean differences on one side of 0; with "
+        "several best metrics, against the one a metric is least "
+        "distinguishable from"
     ),
 }
 

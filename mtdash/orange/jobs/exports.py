@@ -94,7 +94,8 @@ def orange_latex(
         f"% {one_line(score.metric)}: {one_line(score.signature)}" for score in scores
     ]
     lines += [
-        "% bold: best (lowest ORANGE); italics: statistically equivalent to it "
+        "% bold: best (lowest ORANGE, ties all bold); italics: statistically "
+        "equivalent to the best "
         "(paired bootstrap, two-sided: the 95% interval of the difference "
         "contains 0)",
         r"\begin{tabular}{lrrrrr}",

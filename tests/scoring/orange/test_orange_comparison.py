@@ -44,10 +44,44 @@ def test_differences_of_both_signs_are_equivalent():
     assert row.p_value > 0.05
 
 
-def test_the_first_of_tied_metrics_is_best_and_the_tie_equivalent():
+def test_tied_metrics_are_all_best():
+    # Issue 19 item 3: both ORANGE 50 %, so both are best (this test said "the
+    # first of tied metrics is best and the tie equivalent" before).
     result = compare_metrics([("x", [0.1, 0.9]), ("y", [0.9, 0.1])], n_bootstrap=100)
-    assert result.best == "x"
-    assert result.for_metric("y").equivalent
+    assert result.bests == ("x", "y")
+    assert result.equivalent == ()
+    for name in ("x", "y"):
+        row = result.for_metric(name)
+        assert row.best and not row.equivalent
+        assert (row.difference, row.p_value, row.compared_with) == (0.0, None, None)
+    assert result.to_dict()["bests"] == ["x", "y"]
+
+
+def test_means_equal_but_for_the_order_of_summation_tie():
+    # 0.1 + 0.2 + 0.3 and 0.3 + 0.2 + 0.1 differ in the last bit.
+    a, b = [0.1, 0.2, 0.3], [0.3, 0.2, 0.1]
+    assert np.mean(a) != np.mean(b)
+    result = compare_metrics({"a": a, "b": b, "c": [0.5, 0.5, 0.5]}, n_bootstrap=50)
+    assert result.bests == ("a", "b")
+    assert not result.for_metric("c").best
+
+
+def test_a_metric_is_reported_against_the_best_it_is_least_distinguishable_from():
+    # x and y tie at 30 %. z (40 %) is worse than x on every sentence, but
+    # against y its differences change sign: equivalent to y, reported so.
+    x = [0.3, 0.3, 0.3, 0.3]
+    y = [0.1, 0.5, 0.1, 0.5]
+    z = [0.4, 0.4, 0.4, 0.4]
+    result = compare_metrics({"x": x, "y": y, "z": z}, n_bootstrap=400, seed=2)
+    assert result.bests == ("x", "y")
+    row = result.for_metric("z")
+    assert row.compared_with == "y"
+    assert row.equivalent and row.ci_low < 0 < row.ci_high
+    assert row.difference == pytest.approx(10.0, abs=1e-12)
+    # Against x alone it would be significantly worse.
+    alone = compare_metrics({"x": x, "z": z}, n_bootstrap=400, seed=2)
+    assert not alone.for_metric("z").equivalent
+    assert alone.for_metric("z").p_value < row.p_value
 
 
 def test_without_bootstrap_nothing_is_tested():
@@ -92,14 +126,15 @@ ranks = st.lists(
 
 @settings(max_examples=40, deadline=None)
 @given(ranks, st.integers(0, 2**16))
-def test_identical_metrics_are_equivalent(values, seed):
+def test_identical_metrics_are_both_best(values, seed):
+    # Issue 19 item 3 (before: the copy was "equivalent" with p = 1).
     result = compare_metrics(
         {"one": values, "copy": values.copy()}, n_bootstrap=50, seed=seed
     )
-    assert result.best == "one"
+    assert result.best == "one" and result.bests == ("one", "copy")
     row = result.for_metric("copy")
-    assert row.equivalent and row.difference == 0.0
-    assert row.p_value == 1.0
+    assert row.best and not row.equivalent and row.difference == 0.0
+    assert row.p_value is None
 
 
 @settings(max_examples=40, deadline=None)

@@ -79,15 +79,19 @@ def test_the_merge_keeps_the_ranks_and_stores_the_paired_test(job, demo_world):
         assert (score.best, score.equivalent) == (row.best, row.equivalent)
         assert score.orange == pytest.approx(row.orange, abs=1e-9)
         assert score.difference == pytest.approx(row.difference, abs=1e-9)
-    assert sum(score.best for score in scores.values()) == 1
-    # The same metric written twice is never told apart: the first of the
-    # two is best (the first of a tie) and the second equivalent, or neither
-    # is best and both get the same answer.
+    # Every metric at the lowest ORANGE is best (issue 19 item 3; this test
+    # required exactly one best, the first of a tie, before).
+    lowest = min(score.orange for score in scores.values())
+    assert {m for m, score in scores.items() if score.best} == {
+        m for m, score in scores.items() if score.orange <= lowest + 1e-9
+    }
+    # The same metric written twice is never told apart.
     first, second = scores["bleu"], scores["bleu:n=4"]
-    if first.best:
-        assert second.equivalent and second.p_value == 1.0
-    else:
-        assert not second.best and first.equivalent == second.equivalent
+    assert (first.best, first.equivalent, first.p_value) == (
+        second.best,
+        second.equivalent,
+        second.p_value,
+    )
 
 
 def test_the_page_marks_best_green_and_equivalent_gray_by_spec(logged_in, job):
@@ -163,3 +167,56 @@ def test_a_blank_curve_step_is_adapted_to_n(logged_in, nbest):
     run_orange_job_now(job)
     curve = job.scores.get().curve
     assert [n for n, _ in curve] == [1, 2, 3]  # N itself included
+
+
+# bleu and bleu:n=4 rank every sentence alike: they tie at the lowest ORANGE.
+TIED = ["bleu", "bleu:n=4"]
+
+
+@pytest.fixture
+def tied_job(demo_world, owner):
+    _, nbest = demo_world
+    return run_orange_job_now(
+        create_orange_job(nbest, owner, TIED, OPTIONS, queue=False, max_sentences=5)
+    )
+
+
+def test_metrics_tying_the_lowest_orange_are_all_best_everywhere(
+    logged_in, tied_job, owner
+):
+    # Issue 19 item 3: before, only the first in list order was best and the
+    # other "equivalent" with p = 1.
+    from tests.web.orange.test_orange_reviews import token_client
+
+    scores = list(tied_job.scores.all())
+    assert scores[0].orange == scores[1].orange
+    assert [(s.best, s.equivalent, s.p_value) for s in scores] == [
+        (True, False, None),
+        (True, False, None),
+    ]
+    page = logged_in.get(tied_job.get_absolute_url()).content.decode()
+    for spec in TIED:
+        assert f'<tr class="best" data-metric="{spec}"' in page
+    assert '<tr class="equivalent"' not in page
+    assert "metrics tying it are all best" in page
+    text = logged_in.get(reverse("orange_job_export", args=[tied_job.pk, "csv"]))
+    lines = text.content.decode().splitlines()
+    rows = list(csv.DictReader(line for line in lines if not line.startswith("#")))
+    assert [(r["best"], r["equivalent"]) for r in rows] == [("yes", "")] * 2
+    assert "every metric tying the lowest ORANGE" in lines[2]
+    latex = logged_in.get(reverse("orange_job_export", args=[tied_job.pk, "tex"]))
+    tex = latex.content.decode()
+    assert tex.count(rf"\textbf{{{scores[0].orange:.2f}\%}}") == 2
+    assert r"\textit{" not in tex
+    (entry,) = orange_summary(tied_job.nbest.test_set)
+    assert [(m["best"], m["equivalent"]) for m in entry["metrics"]] == [
+        (True, False)
+    ] * 2
+    api = token_client(owner)
+    body = api.get(f"/api/v1/orange/{tied_job.pk}/comparison").json()
+    assert [body[spec]["best"] for spec in TIED] == [True, True]
+    results = api.get(f"/api/v1/orange/{tied_job.pk}").json()
+    assert [results["metrics"][spec]["paired_test"]["best"] for spec in TIED] == [
+        True,
+        True,
+    ]
