@@ -144,7 +144,22 @@ class JudgmentImport(models.Model):
 
 
 class Judgment(models.Model):
-    """One judge's raw value for one segment of one output under one criterion."""
+    """One judge's raw value for one segment of one output under one criterion.
+
+    A judge judges a segment once, except where a file records them meeting
+    it again (WMT's raw DA: a ``REPEAT`` control, or the item in another
+    HIT): ``look`` numbers a judge's judgments of the segment (1 the first;
+    the file's regular items before its repeats) and ``kind`` is ``repeat``
+    for a quality-control repeat, as :class:`Assignment` marks a campaign's.
+    Aggregates average every look (as WMT does); agreement between judges
+    reads first looks only, and a repeat against the first look is the
+    judge's agreement with themselves.
+    """
+
+    class Kind(models.TextChoices):
+        # The words of Assignment.Kind: a campaign's repeats stay there.
+        REGULAR = "regular"
+        REPEAT = "repeat"
 
     output = models.ForeignKey(
         SystemOutput, on_delete=models.CASCADE, related_name="judgments"
@@ -159,13 +174,17 @@ class Judgment(models.Model):
         JudgmentImport, on_delete=models.CASCADE, related_name="judgments"
     )
     line = models.PositiveIntegerField(help_text="line in the imported file")
+    look = models.PositiveSmallIntegerField(
+        default=1, help_text="the judge's n-th judgment of this segment (1: first)"
+    )
+    kind = models.CharField(max_length=10, choices=Kind, default=Kind.REGULAR)
 
     class Meta:
         ordering = ["output", "index"]
         constraints = [
             models.UniqueConstraint(
-                fields=["output", "index", "judge", "criterion"],
-                name="one_judgment_per_judge",
+                fields=["output", "index", "judge", "criterion", "look"],
+                name="one_judgment_per_judge_and_look",
             )
         ]
 

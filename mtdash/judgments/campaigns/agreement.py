@@ -1,8 +1,10 @@
 """Agreement between a test set's judges, per criterion, for the pages'
 ``judgments/_agreement.html`` partial and ``GET /api/v1/test-sets/{id}/agreement``.
 
-Every judgment of the test set counts (imported and collected in
-campaigns); an item is a segment of one output:
+Every judge's first judgment of an item counts (imported and collected in
+campaigns): a judge's later looks (``Judgment.look`` > 1, WMT's ``REPEAT``
+items and items met again in another HIT) never pair a judge with
+themselves. An item is a segment of one output:
 
 - 1–5 scales (a criterion bounded on both sides with at most 10 points
   between, e.g. adequacy, fluency): Krippendorff's alpha for ordinal data;
@@ -26,9 +28,11 @@ each with a 95% percentile bootstrap interval over items (1,000 resamples,
 A judge's first rating of an item counts for the kappas and the ICC. An
 undefined figure is ``None`` with its reason under ``undefined``; ``note``
 says which ratings a coefficient used when not all. Intra-annotator figures
-come from the campaigns' repeated items (first rating against the repeat;
-undefined from a single repeat), and the unreliable judges from their
-quality controls (:mod:`.quality_control`).
+come from the repeated items (first rating against the repeat; undefined
+from a single repeat): the campaigns' repeat screens and the imported
+judgments of kind ``repeat`` against the same judge's first look. The
+unreliable judges come from the campaigns' quality controls
+(:mod:`.quality_control`).
 
 The summary is stored in :class:`AgreementSnapshot` with a digest of what it
 read, so pages recompute it only after judgments or ratings change.
@@ -62,7 +66,7 @@ from scoring.stats import (
 
 AGREEMENT_SEED = 12345
 AGREEMENT_SAMPLES = 1000
-VERSION = 3  # bump when the computation changes: stored summaries are redone
+VERSION = 4  # bump when the computation changes: stored summaries are redone
 
 # method -> (label, short label) of the coefficients shown next to the main one
 COEFFICIENTS = {
@@ -137,14 +141,15 @@ def compute_agreement(test_set: TestSet) -> dict[str, Any]:
     repeats = _repeat_pairs(campaigns)
     criteria = []
     for criterion in Criterion.objects.filter(test_set=test_set).order_by("name"):
-        rows = list(
+        judged = list(
             Judgment.objects.filter(criterion=criterion).values_list(
-                "output_id", "index", "judge", "value"
+                "output_id", "index", "judge", "value", "look", "kind"
             )
         )
-        if not rows:
+        if not judged:
             continue
-        width = 1 + max(index for _, index, _, _ in rows)  # one code per item
+        rows = [row[:4] for row in judged if row[4] == 1]
+        width = 1 + max(row[1] for row in judged)  # one code per item
         items = [output_id * width + index for output_id, index, _, _ in rows]
         judges = [judge for _, _, judge, _ in rows]
         values = [value for *_, value in rows]
@@ -156,18 +161,21 @@ def compute_agreement(test_set: TestSet) -> dict[str, Any]:
             level = method.removeprefix("alpha-")
             estimate = alpha_agreement(items, judges, values, level, **options)
         first, second = repeats.get(criterion.name, ([], []))
+        imported_first, imported_second = _imported_repeats(judged)
         criteria.append(
             {
                 "criterion": criterion.name,
                 "range": criterion.range_label,
                 "method_label": METHOD_LABELS[method],
                 "method_short": METHOD_SHORT[method],
-                "n_judgments": len(rows),
+                "n_judgments": len(judged),
                 **estimate.to_dict(),
                 "coefficients": _coefficients(
                     items, judges, values, method == "alpha-ordinal", options
                 ),
-                "intra": repeat_consistency(first, second).to_dict(),
+                "intra": repeat_consistency(
+                    first + imported_first, second + imported_second
+                ).to_dict(),
             }
         )
     unreliable = [
@@ -213,6 +221,25 @@ def _coefficients(items, judges, values, categorical: bool, options) -> list[dic
         )
         rows.append({**estimate.to_dict(), "label": label, "short": short})
     return rows
+
+
+def _imported_repeats(judged) -> tuple[list[float], list[float]]:
+    """(first look, repeat) value pairs of the judgments of kind ``repeat``
+    whose judge has a first look at the same item (``judged``: output id,
+    index, judge, value, look, kind)."""
+    first = {
+        (output_id, index, judge): value
+        for output_id, index, judge, value, look, _ in judged
+        if look == 1
+    }
+    pairs = [
+        (first[output_id, index, judge], value)
+        for output_id, index, judge, value, look, kind in judged
+        if kind == Judgment.Kind.REPEAT
+        and look > 1
+        and (output_id, index, judge) in first
+    ]
+    return [a for a, _ in pairs], [b for _, b in pairs]
 
 
 def _repeat_pairs(campaigns) -> dict[str, tuple[list[float], list[float]]]:

@@ -3,7 +3,8 @@
 The file is read by :func:`scoring.stats.parse_judgments` (its layout told
 from the header, see :mod:`.layouts`); then every row is checked against the
 test set (known system, segment in range, value in its criterion's range,
-not judged twice by the same judge) in line order, and the first problem is
+not judged twice by the same judge, except a WMT raw file's later looks:
+:func:`_looks`) in line order, and the first problem is
 raised naming the file and line. Only a file without problems is stored, in
 one transaction.
 
@@ -90,6 +91,8 @@ class _Row:
     judge: str
     criterion: str
     value: float
+    look: int = 1
+    kind: str = Judgment.Kind.REGULAR
 
 
 @dataclass(frozen=True)
@@ -138,10 +141,10 @@ def _read(
     layout = detect_layout(data, filename)
     order = options.segment_order or layout.segment_order
     text = tabbed_header(data) if layout.space_header else data
-    # (line, system, file segment, judge, criterion, value, scale) per judgment
-    found: list[tuple[int, str, int, str, str, float, str]] = []
+    # (line, system, file segment, judge, criterion, value, scale, item type)
+    # per judgment; the item type is WMT's (SYSTEM, REPEAT), else ""
+    found: list[tuple[int, str, int, str, str, float, str, str]] = []
     skipped = other_items = 0
-    looks: Counter = Counter()  # (judge, system, segment) -> looks so far
     for reading in layout.readings:
         try:
             parsed = parse_judgments(text, filename, columns=reading.columns)
@@ -149,12 +152,11 @@ def _read(
             raise problem_from(error, filename) from None
         skipped = max(skipped, parsed.skipped)
         criterion, scale = reading.criterion, reading.scale
-        if reading.types and not _wmt_z(parsed.values, filename):
-            # Raw 0-100 judgements: standardised per annotator here, as WMT
-            # does; a repeat is not a second judgment of the same annotator.
-            criterion, scale, types = "da", "raw", ("SYSTEM",)
-        else:
-            types = reading.types
+        types = reading.types
+        if types and not _wmt_z(parsed.values, filename):
+            # Raw 0-100 judgements: standardised per annotator (over their
+            # SYSTEM and REPEAT judgements, as the aggregates read them).
+            criterion, scale = "da", "raw"
         names = (
             [_SUFFIX.sub("", n) for n in parsed.systems]
             if layout.system_suffix
@@ -162,12 +164,12 @@ def _read(
         )
         for j in range(len(parsed)):
             judge = parsed.judges[parsed.judge_ids[j]]
+            item_type = ""
             if types:
                 item_type = parsed.criteria[parsed.criterion_ids[j]]
                 if item_type not in types:
                     other_items += 1
                     continue
-                judge = _look(looks, judge, item_type, names, parsed, j)
             name = criterion or parsed.criteria[parsed.criterion_ids[j]]
             found.append(
                 (
@@ -178,9 +180,11 @@ def _read(
                     name,
                     float(parsed.values[j]),
                     MQM_SCALE if name.lower() == "mqm" else scale,
+                    item_type,
                 )
             )
     found.sort(key=lambda row: row[0])  # stable: one line's readings in order
+    looks = _looks(found)
     outputs = TestSetOutputs(test_set, filename)
     # File rows per system (a row of da_seg.tsv gives two judgments).
     per_system = Counter(system for _, system in {(r[0], r[1]) for r in found})
@@ -201,7 +205,7 @@ def _read(
         for name, count in sorted(per_system.items())
     )
     human_skipped = {name: per_system[name] for name in sorted(dropped)}
-    kept = [row for row in found if row[1] not in dropped]
+    kept = [(*row, *look) for row, look in zip(found, looks) if row[1] not in dropped]
     problem = None
     rows: list[_Row] = []
     scales = {row[4]: row[6] for row in kept}
@@ -212,7 +216,7 @@ def _read(
         segment_index = _segment_index(
             test_set, outputs, order, filename, layout.header_line
         )
-        for line, system, segment, judge, criterion, value, _ in kept:
+        for line, system, segment, judge, criterion, value, *_, look, kind in kept:
             rows.append(
                 _Row(
                     line=line,
@@ -222,6 +226,8 @@ def _read(
                     judge=judge,
                     criterion=criterion,
                     value=value,
+                    look=look,
+                    kind=kind,
                 )
             )
         _check_scales(filename, criteria, scales)
@@ -237,9 +243,11 @@ def _read(
             judge=judge,
             criterion=criterion,
             value=value,
+            look=look,
+            kind=kind,
         )
-        for k, (line, system, segment, judge, criterion, value, _) in enumerate(
-            kept[:_PREVIEW_ROWS]
+        for k, (line, system, segment, judge, criterion, value, *_, look, kind) in (
+            enumerate(kept[:_PREVIEW_ROWS])
         )
     )
     judged = Counter(row[4] for row in kept)
@@ -277,16 +285,28 @@ def _read(
     return _Read(preview, rows, criteria)
 
 
-def _look(looks: Counter, judge: str, item_type: str, names, parsed, j: int) -> str:
-    """The judge name of one WMT judgement: an annotator who saw the same
-    translation again (a ``REPEAT`` control, or the item in another HIT:
-    73 times in WMT21 ru-en) gives a judgment of its own, which WMT
-    averages in; it is kept as ``W (repeat)`` or ``W (2)``, ``W (3)``..."""
-    key = (judge, names[parsed.system_ids[j]], int(parsed.segments[j]))
-    looks[key] += 1
-    if item_type == "REPEAT":
-        return f"{judge} (repeat)" if looks[key] == 2 else f"{judge} ({looks[key]})"
-    return judge if looks[key] == 1 else f"{judge} ({looks[key]})"
+def _looks(found) -> list[tuple[int, str]]:
+    """(look, kind) of each judgment (``Judgment.look``, ``Judgment.kind``).
+
+    In a WMT raw file an annotator may meet a translation again: a
+    ``REPEAT`` control (1,412 in WMT21 ru-en) or the item in another HIT
+    (62 items there). Each is a judgment of the same annotator, which WMT
+    averages in: its regular items are looks 1, 2... in file order, then its
+    repeats (the file lists a REPEAT before its SYSTEM item about half the
+    time, so file order alone would make a repeat the first look). Every
+    other layout's judgment is look 1: a second is a duplicate."""
+    order = sorted(
+        (k for k, row in enumerate(found) if row[7]),
+        key=lambda k: (found[k][7] == "REPEAT", found[k][0]),
+    )
+    looks = [(1, Judgment.Kind.REGULAR)] * len(found)
+    seen: Counter = Counter()  # (judge, system, segment, criterion) -> looks
+    for k in order:
+        _, system, segment, judge, criterion, *_, item_type = found[k]
+        seen[judge, system, segment, criterion] += 1
+        kind = Judgment.Kind.REPEAT if item_type == "REPEAT" else Judgment.Kind.REGULAR
+        looks[k] = (seen[judge, system, segment, criterion], kind)
+    return looks
 
 
 def _wmt_z(values, filename: str) -> bool:
@@ -389,7 +409,7 @@ def _check_rows(
     test_set: TestSet, filename: str, rows: list[_Row], criteria: dict[str, Criterion]
 ) -> None:
     stored = stored_judgment_keys(test_set, set(criteria))
-    seen: dict[tuple[int, int, str, str], int] = {}
+    seen: dict[tuple[int, int, str, str, int], int] = {}
     for row in rows:
         for what, text, longest in (
             ("judge", row.judge, _JUDGE_CHARS),
@@ -415,19 +435,21 @@ def _check_rows(
             f"segment {row.index + 1} of {row.system} by judge {row.judge!r} "
             f"on {row.criterion}"
         )
-        if key in seen:
+        if (*key, row.look) in seen:
             raise UploadProblem(
                 filename,
                 row.line,
-                f"duplicate judgment: {what} is already on line {seen[key]}",
+                f"duplicate judgment: {what} is already on line "
+                f"{seen[(*key, row.look)]}",
             )
+        # Any look clashes with a stored one: a file is imported once.
         if key in stored:
             raise UploadProblem(
                 filename,
                 row.line,
                 f"duplicate judgment: {what} was imported before (from {stored[key]})",
             )
-        seen[key] = row.line
+        seen[(*key, row.look)] = row.line
 
 
 def stored_judgment_keys(
@@ -486,6 +508,8 @@ def _store(
                         value=row.value,
                         batch=batch,
                         line=row.line,
+                        look=row.look,
+                        kind=row.kind,
                     )
                     for row in rows[start : start + _BATCH]
                 )

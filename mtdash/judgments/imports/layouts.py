@@ -17,10 +17,17 @@
   a header separated by spaces, rows by tabs; ``WorkerId``, ``sys_id``
   ``Online-B.4``, ``type``, ``sid``, ``score``). Each annotator is a judge;
   ``SYSTEM`` and ``REPEAT`` items are judgments (WMT averages both), ``REF``
-  and ``BAD_REF`` are quality controls and left out. Scores that are WMT's
-  per-annotator z (the ``-stnd`` files, or any negative score) become
-  ``da-z`` as given; raw 0–100 scores become ``da``, standardised per
-  annotator here as WMT does.
+  and ``BAD_REF`` are quality controls and left out. An annotator's
+  ``REPEAT`` item, or an item met again in another HIT, is a later look of
+  the same judge (``Judgment.look``; ``kind`` ``repeat`` for a REPEAT).
+  Scores that are WMT's per-annotator z (the ``-stnd`` files, or any
+  negative score) become ``da-z`` as given; raw 0–100 scores become ``da``,
+  standardised per annotator over their SYSTEM and REPEAT judgements. WMT
+  standardises each annotator over every row, the REF and BAD_REF controls
+  too (each annotator's ``-stnd`` scores over all four types have mean 0
+  and sample sd 1), which are not stored here: a raw file's figures differ
+  from WMT's z (WMT21 ru-en, re-standardising its ``-stnd`` file: 0.02 to
+  0.08 lower per system).
 
 Segment ids are line numbers (``line``) or positions in WMT's
 sorted-document order (``sorted-document``: documents sorted by id, segments
@@ -56,7 +63,7 @@ class Reading:
 
     ``types``: the file's ``criterion`` column holds an item type (WMT's
     ``type``) and only rows of these types are judgments; a ``REPEAT`` item
-    is its judge's second look at a segment, kept under ``judge (repeat)``.
+    is its judge's second look at a segment (``Judgment.kind`` ``repeat``).
     """
 
     columns: dict[str, str]

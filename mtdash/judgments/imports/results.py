@@ -86,6 +86,8 @@ class PreviewRow:
     judge: str
     criterion: str
     value: float
+    look: int = 1  # the judge's n-th judgment of the segment (Judgment.look)
+    kind: str = "regular"  # or "repeat" (Judgment.kind)
 
     def to_dict(self) -> dict:
         return {
@@ -96,6 +98,8 @@ class PreviewRow:
             "judge": self.judge,
             "criterion": self.criterion,
             "value": self.value,
+            "look": self.look,
+            "kind": self.kind,
         }
 
 

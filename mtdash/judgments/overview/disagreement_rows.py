@@ -86,13 +86,16 @@ def disagreement_rows(test_set, points, criterion: Criterion, positions: range):
         test_set.outputs.filter(pk__in=output_ids).values_list("pk", "system__name")
     )
     judges: dict[tuple[int, int], list[JudgeValue]] = {}
-    for output_id, index, judge, value in (
+    for output_id, index, judge, value, look, kind in (
         Judgment.objects.filter(
             criterion=criterion, output_id__in=output_ids, index__in=indices
         )
-        .order_by("judge")
-        .values_list("output_id", "index", "judge", "value")
+        .order_by("judge", "look")
+        .values_list("output_id", "index", "judge", "value", "look", "kind")
     ):
+        # A judge's later look (WMT's REPEAT, an item met again) says so.
+        if look > 1:
+            judge += " (repeat)" if kind == Judgment.Kind.REPEAT else f" (look {look})"
         judges.setdefault((output_id, index), []).append(JudgeValue(judge, value))
     return tuple(
         Disagreement(

@@ -59,7 +59,9 @@ class SegmentAggregate:
     segment: int  # 1-based line number
     system: str
     output_id: int
-    n_judges: int  # one judgment per judge (the import refuses a second)
+    # judgments of the cell: one per judge, but a WMT raw file's repeats
+    # (Judgment.look > 1) count too, as WMT averages them in
+    n_judges: int
     raw_mean: float
     z_mean: float
 

@@ -213,6 +213,8 @@ def test_a_dry_run_answers_200_with_the_preview_and_stores_nothing(toy, owner):
         "judge": "-",
         "criterion": "da-z",
         "value": 0.25,
+        "look": 1,
+        "kind": "regular",
     }
     # The same file, imported, skips the reference's rows as the preview said.
     response = api(owner).post(

@@ -23,12 +23,13 @@ from mtdash.evaluation.services.uploads import (
     create_system_output,
     create_test_set,
 )
+from mtdash.judgments.campaigns.agreement import compute_agreement
 from mtdash.judgments.imports.judgments import import_judgments, preview_judgments
 from mtdash.judgments.imports.results import ImportOptions
 from mtdash.judgments.models import Criterion, Judgment, JudgmentImport
 from mtdash.judgments.overview.store import all_aggregates
 from mtdash.judgments.reading import stored_judgments
-from scoring.stats import human_scores
+from scoring.stats import human_scores, krippendorff_alpha, repeat_consistency
 from tests.scoring.support.realdata import WMT21_DIR, read_lines, require_full_data
 from tests.web.judgments.support import wmt_test_set
 
@@ -265,14 +266,17 @@ def test_wmt_raw_judgements_import_each_annotator_in_sorted_document_order(
         dict(preview.mapping)["system"]
         == "column sys_id (without its .<number> suffix)"
     )
+    # W1's REPEAT and the item met again in another HIT are W1's later
+    # looks: regular ones first, then the repeat.
     assert [
-        (r.segment, r.test_set_line, r.system, r.judge) for r in preview.first_rows
+        (r.segment, r.test_set_line, r.system, r.judge, r.look, r.kind)
+        for r in preview.first_rows
     ] == [
-        (1, SORTED_LINES[0], "Online-B", "W1"),
-        (1, SORTED_LINES[0], "Online-B", "W1 (repeat)"),
-        (3, SORTED_LINES[2], "Online-A", "W2"),
-        (5, SORTED_LINES[4], "HUMAN", "W2"),
-        (1, SORTED_LINES[0], "Online-B", "W1 (3)"),
+        (1, SORTED_LINES[0], "Online-B", "W1", 1, "regular"),
+        (1, SORTED_LINES[0], "Online-B", "W1", 3, "repeat"),
+        (3, SORTED_LINES[2], "Online-A", "W2", 1, "regular"),
+        (5, SORTED_LINES[4], "HUMAN", "W2", 1, "regular"),
+        (1, SORTED_LINES[0], "Online-B", "W1", 2, "regular"),
     ]
     assert stored() == (0, 0, 0)
 
@@ -281,20 +285,44 @@ def test_wmt_raw_judgements_import_each_annotator_in_sorted_document_order(
     assert result.counts == {"da-z": {"HUMAN": 1, "Online-A": 1, "Online-B": 3}}
     assert Criterion.objects.get(name="da-z").scale == "z"
     stored_rows = sorted(
-        Judgment.objects.values_list("output__system__name", "index", "judge", "value")
+        Judgment.objects.values_list(
+            "output__system__name", "index", "judge", "look", "kind", "value"
+        )
     )
     assert stored_rows == [
-        ("HUMAN", SORTED_LINES[4] - 1, "W2", 0.125),
-        ("Online-A", SORTED_LINES[2] - 1, "W2", -0.25),
-        ("Online-B", SORTED_LINES[0] - 1, "W1", 0.5),
-        ("Online-B", SORTED_LINES[0] - 1, "W1 (3)", 0.9),
-        ("Online-B", SORTED_LINES[0] - 1, "W1 (repeat)", 0.7),
+        ("HUMAN", SORTED_LINES[4] - 1, "W2", 1, "regular", 0.125),
+        ("Online-A", SORTED_LINES[2] - 1, "W2", 1, "regular", -0.25),
+        ("Online-B", SORTED_LINES[0] - 1, "W1", 1, "regular", 0.5),
+        ("Online-B", SORTED_LINES[0] - 1, "W1", 2, "regular", 0.9),
+        ("Online-B", SORTED_LINES[0] - 1, "W1", 3, "repeat", 0.7),
     ]
     # WMT's z as given: a segment's score is the mean of all its SYSTEM and
     # REPEAT judgements (0.7), not re-standardised per annotator.
     scores = human_scores(stored_judgments(documents), "da-z")
     assert scores.system_score("Online-B") == pytest.approx(0.7, abs=1e-12)
     assert scores.system_score("Online-A") == pytest.approx(-0.25, abs=1e-12)
+
+
+def test_a_wmt_annotators_repeats_are_intra_not_inter_annotator_agreement(
+    documents, owner
+):
+    rows = [
+        ("W1", "Online-B.4", "REPEAT", 1, 0.75),  # listed before its SYSTEM item
+        ("W1", "Online-B.4", "SYSTEM", 1, 0.5),
+        ("W1", "Online-B.4", "SYSTEM", 2, -0.5),
+        ("W1", "Online-B.4", "REPEAT", 2, -0.25),
+        ("W1", "Online-A.12", "SYSTEM", 3, 1.5),
+    ]
+    import_judgments(documents, owner, raw_file(rows), "ad-ruen-good-stnd.csv")
+    (row,) = compute_agreement(documents)["criteria"]
+    assert row["n_judgments"] == 5
+    # No item has two annotators: W1's repeats are no second judge.
+    assert (row["value"], row["n_items"]) == (None, 0)
+    assert row["undefined"] == "no item has two ratings or more"
+    assert row["intra"]["n_pairs"] == 2
+    expected = repeat_consistency([0.5, -0.5], [0.75, -0.25])
+    assert row["intra"]["alpha"] == pytest.approx(expected.alpha, abs=1e-12)
+    assert row["intra"]["mean_absolute_difference"] == pytest.approx(0.25)
 
 
 def test_raw_scores_of_that_layout_are_standardised_per_annotator(documents, owner):
@@ -307,14 +335,21 @@ def test_raw_scores_of_that_layout_are_standardised_per_annotator(documents, own
         ("W2", "Online-A.12", "SYSTEM", 1, 30.0),
     ]
     result = import_judgments(documents, owner, raw_file(rows), "ad-ruen-raw.csv")
-    assert result.counts == {"da": {"Online-A": 3, "Online-B": 2}}
+    assert result.counts == {"da": {"Online-A": 3, "Online-B": 3}}
     assert Criterion.objects.get(name="da").scale == "raw"
     scores = human_scores(stored_judgments(documents), "da")
-    # W1: 60, 80, 100 -> mean 80, sd 20 -> z -1, 0, 1; W2: 10, 30 -> mean 20,
-    # sd 14.142 -> -0.7071, 0.7071. Online-B: segments (-1), (-0.7071).
+    # W1's REPEAT is one of W1's judgements, standardised with the others
+    # (as WMT does): W1: 60, 70, 80, 100 -> mean 77.5, sample sd s1; W2: 10,
+    # 30 -> mean 20, sd 14.142 -> -0.7071, 0.7071. Online-B: segment 1 is
+    # the mean of W1's two looks, segment 2 is W2's -0.7071.
+    s1 = statistics.stdev([60.0, 70.0, 80.0, 100.0])
+    w1 = [(x - 77.5) / s1 for x in (60.0, 70.0, 80.0, 100.0)]
     w2 = 10 / statistics.stdev([10.0, 30.0])
-    assert scores.system_score("Online-B") == pytest.approx((-1 - w2) / 2, abs=1e-12)
-    assert scores.system_score("Online-A") == pytest.approx((0 + 1 + w2) / 3, abs=1e-12)
+    online_b = ((w1[0] + w1[1]) / 2 - w2) / 2
+    assert scores.system_score("Online-B") == pytest.approx(online_b, abs=1e-12)
+    online_a = (w1[2] + w1[3] + w2) / 3
+    assert scores.system_score("Online-A") == pytest.approx(online_a, abs=1e-12)
+    assert set(Judgment.objects.values_list("judge", flat=True)) == {"W1", "W2"}
 
 
 def test_sorted_document_order_needs_document_ids_and_line_order_is_a_choice(
@@ -420,7 +455,7 @@ def test_wmt21_raw_judgements_reproduce_wmts_official_ranking(team, owner):
     assert [s.system for s in aggregates.systems] == [
         names[r["system"]] for r in published
     ]
-    assert aggregates.n_judges > 100  # every annotator is a judge
+    assert aggregates.n_judges == 96  # every annotator is one judge
     for row in published:
         system = next(s for s in aggregates.systems if s.system == names[row["system"]])
         assert abs(system.z_mean - float(row["z"])) <= 5e-4, row  # 3 decimals
@@ -448,3 +483,59 @@ def test_wmt22_layout_with_wmt_z_ranks_as_wmt_and_raw_means_do_not(team, owner):
     # Ranked by raw means, Online-Y (last by WMT z) would come seventh.
     by_raw = [s.system for s in criteria["da"].systems]
     assert by_raw != wmt_order and by_raw.index("Online-Y") == 6
+
+
+def test_wmt21_raw_judgements_keep_each_annotator_and_their_repeats(team, owner):
+    """An annotator's REPEAT items and items met again in another HIT are
+    later looks of the same judge: 96 judges (not one per look), the
+    repeats feed intra-annotator alpha and inter-annotator agreement reads
+    each annotator's first look only."""
+    require_full_data("every WMT21 ru-en segment, system and raw judgement")
+    published = wmt_table("da_sys.tsv")
+    names = {row["system"]: row["da_sys_id"].rsplit(".", 1)[0] for row in published}
+    test_set = full_ru_en(team, owner, names)
+    path = RU_EN / "human" / "raw" / "ad-ruen-good-stnd.csv"
+    header, *lines = path.read_text(encoding="utf-8").splitlines()
+    rows = [dict(zip(header.split(), line.split("\t"))) for line in lines]
+    annotators = {row["WorkerId"] for row in rows}
+    # Each annotator's looks at an item: SYSTEM items in file order, then
+    # REPEATs (the file often lists a REPEAT before its SYSTEM item).
+    looks: dict[tuple[str, str, str], list[tuple[str, float]]] = {}
+    for row in sorted(rows, key=lambda row: row["type"] == "REPEAT"):
+        if row["type"] in ("SYSTEM", "REPEAT"):
+            item = (row["WorkerId"], row["sys_id"].rsplit(".", 1)[0], row["sid"])
+            looks.setdefault(item, []).append((row["type"], float(row["score"])))
+    pairs = [
+        (first, value)
+        for (_, first), *later in looks.values()
+        for kind, value in later
+        if kind == "REPEAT"
+    ]
+    assert (len(annotators), len(pairs)) == (96, 1412)
+
+    import_judgments(test_set, owner, path.read_bytes(), "ad-ruen-good-stnd.csv")
+
+    (aggregates,) = all_aggregates(test_set)
+    assert aggregates.n_judges == len(annotators)
+    assert set(Judgment.objects.values_list("judge", flat=True)) == annotators
+    assert Judgment.objects.filter(kind="repeat").count() == len(pairs)
+    assert Judgment.objects.filter(look__gt=1).count() == sum(
+        len(v) - 1 for v in looks.values()
+    )
+    (row,) = compute_agreement(test_set)["criteria"]
+    assert row["n_judgments"] == sum(len(v) for v in looks.values())
+    firsts, repeats = zip(*pairs)
+    intra = repeat_consistency(firsts, repeats)
+    assert row["intra"]["n_pairs"] == len(pairs)
+    assert row["intra"]["alpha"] is not None
+    assert row["intra"]["alpha"] == pytest.approx(intra.alpha, abs=1e-12)
+    # Inter-annotator alpha: one value per annotator and item, the first look.
+    items = sorted({item[1:] for item in looks})
+    item_code = {item: i for i, item in enumerate(items)}
+    judge_code = {judge: i for i, judge in enumerate(sorted(annotators))}
+    first_looks = [
+        (item_code[item[1:]], judge_code[item[0]], values[0][1])
+        for item, values in looks.items()
+    ]
+    expected = krippendorff_alpha(*zip(*first_looks), "interval")
+    assert row["value"] == pytest.approx(expected, abs=1e-12)
