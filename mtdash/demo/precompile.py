@@ -13,11 +13,9 @@ server; Numba writes each cache file whole, so stopping it loses nothing.
 from __future__ import annotations
 
 import ctypes
+import os
 import signal
 import sys
-
-from mtdash.demo.nbest import DEMO_ORANGE_METRICS
-from scoring import prepare_orange_kernels
 
 PR_SET_PDEATHSIG = 1  # prctl(2): a signal for this process when its parent dies
 
@@ -32,8 +30,23 @@ def stop_with_parent() -> None:
         pass
 
 
-def main() -> int:
+def parent_has_gone(argv: list[str]) -> bool:
+    """``--parent PID`` (bin/run passes its own): the process this one was
+    started by. It may end while Numba and the project are imported (a
+    second or more on a busy machine), before the death signal is asked
+    for; this process then has another parent."""
+    if len(argv) == 2 and argv[0] == "--parent":
+        return os.getppid() != int(argv[1])
+    return False
+
+
+def main(argv: list[str] | None = None) -> int:
     stop_with_parent()
+    if parent_has_gone(sys.argv[1:] if argv is None else argv):
+        return 0
+    from mtdash.demo.nbest import DEMO_ORANGE_METRICS
+    from scoring import prepare_orange_kernels
+
     done = prepare_orange_kernels(DEMO_ORANGE_METRICS)
     names = [kernel.name for kernel in done.compiles.kernels]
     print(

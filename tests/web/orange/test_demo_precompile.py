@@ -9,6 +9,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 PROJECT_ROOT = Path(__file__).resolve().parents[3]
 
 
@@ -21,16 +23,20 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
-def test_it_stops_when_its_parent_stops(tmp_path):
+@pytest.mark.parametrize(
+    "parent_seconds", ["0", "3"], ids=["before-it-imports", "while-it-compiles"]
+)
+def test_it_stops_when_its_parent_stops(tmp_path, parent_seconds):
     """On an empty cache it would compile for many seconds; its parent (as
-    bin/run, a shell that then becomes the supervisor) ends after 1 s."""
+    bin/run, a shell that then becomes the supervisor) ends at once, before
+    the child has imported enough to ask for the death signal, or later."""
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
     parent = subprocess.run(
         [
             "bash",
             "-c",
-            f"{sys.executable} -m mtdash.demo.precompile >/dev/null 2>&1 &"
-            " echo $!; exec sleep 1",
+            f"{sys.executable} -m mtdash.demo.precompile --parent $$ >/dev/null 2>&1 &"
+            f" echo $!; exec sleep {parent_seconds}",
         ],
         cwd=PROJECT_ROOT,
         env=env,
