@@ -7,9 +7,33 @@ import os
 
 import pytest
 
-from tests.support import services
+from tests.support import services, wall_clock
 
 PASSWORD = "correct horse battery staple"
+
+_run_lock: wall_clock.RunLock | None = None
+
+
+@pytest.fixture(scope="session", autouse=True)
+def wall_clock_run_lock(tmp_path_factory):
+    """The lock that lets ``wall_clock`` tests run alone (see
+    tests/support/wall_clock.py), shared by this run's processes."""
+    global _run_lock
+    _run_lock = wall_clock.RunLock(
+        wall_clock.run_folder(tmp_path_factory.getbasetemp())
+    )
+    yield _run_lock
+    _run_lock.close()
+    _run_lock = None
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    if _run_lock is None:
+        return (yield)
+    alone = item.get_closest_marker(wall_clock.MARKER) is not None
+    with _run_lock.held(alone=alone):
+        return (yield)
 
 
 @pytest.fixture(scope="session", autouse=True)

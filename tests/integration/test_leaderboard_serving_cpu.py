@@ -21,7 +21,7 @@ import pytest
 from tests.support.services import PROJECT_ROOT, child_pids, free_port, stop
 from tests.support.team import WebClient
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.wall_clock]
 
 REQUESTS = 200
 CPU_BOUND_MS = 12.0

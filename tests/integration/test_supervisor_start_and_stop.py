@@ -123,6 +123,7 @@ def test_every_child_given_up_ends_the_supervisor(tmp_path, runs):
     assert "every process of the server was given up" in run.output()
 
 
+@pytest.mark.wall_clock
 def test_sigterm_gives_running_work_its_grace_then_kills(tmp_path, runs):
     stubborn = python(
         """

@@ -22,7 +22,7 @@ from mtdash.evaluation.services.uploads import (
 )
 from tests.conftest import PASSWORD
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.wall_clock]
 
 N_SENTENCES = 3000
 PAGE_TARGET_MS = 300.0

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
@@ -24,6 +25,7 @@ from mtdash.teams.models import Membership
 N_SEGMENTS = 300
 
 
+@pytest.mark.wall_clock
 def test_a_large_campaign_is_created_judged_and_summarised_in_seconds(
     client, team, owner
 ):

@@ -23,7 +23,7 @@ from mtdash.evaluation.services.uploads import (
 )
 from mtdash.judgments.imports.judgments import import_judgments
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.wall_clock]
 
 N_SYSTEMS = 20
 N_SEGMENTS = 2000

@@ -92,4 +92,4 @@ def test_100000_mqm_rows_import_within_30_seconds(team, owner):
     assert seconds < 30
 
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.wall_clock]

@@ -25,7 +25,7 @@ from mtdash.judgments.error_spans.imports import import_error_spans
 from mtdash.judgments.error_spans.options import SpanImportOptions
 from mtdash.judgments.models import ErrorSpan
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.wall_clock]
 
 SEGMENTS, SYSTEMS, ANNOTATORS = 2000, 3, 10
 TARGET_MS = 300.0

@@ -37,6 +37,7 @@ def whole_test_set(team, user, pair: str, systems: list[str]) -> TestSet:
     return test_set
 
 
+@pytest.mark.wall_clock
 @pytest.mark.parametrize("pair", ["en-de", "zh-en"])
 def test_a_whole_wmt21_mqm_file_imports_in_seconds(team, owner, pair):
     require_full_data("whole WMT21 MQM files")
@@ -58,6 +59,7 @@ def test_a_whole_wmt21_mqm_file_imports_in_seconds(team, owner, pair):
     assert seconds < 120
 
 
+@pytest.mark.wall_clock
 def test_external_scores_for_20_systems_on_1948_segments(team, owner):
     require_full_data("the whole WMT21 zh-en test set")
     systems = [f"system-{k:02d}" for k in range(20)]

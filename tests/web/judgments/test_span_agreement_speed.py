@@ -26,7 +26,7 @@ from mtdash.judgments.error_spans.agreement_options import AgreementSettings
 from mtdash.judgments.error_spans.agreement_section import span_section
 from mtdash.judgments.models import ErrorSpan, ErrorSpanAnnotation, JudgmentImport
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.wall_clock]
 
 SYSTEMS, SEGMENTS = 20, 2000
 RATERS = ("r1", "r2")
