@@ -101,7 +101,10 @@ def timed(client: Client, url: str, n: int = 15) -> tuple[float, float, float]:
     return first, statistics.median(times), max(times)
 
 
-def test_a_sentence_page_with_10_annotators_spans_within_300_ms(team, owner, member):
+@pytest.fixture
+def annotated(team, owner):
+    """The test set with its outputs and both imports (set-up, not timed:
+    a timed test's set-up runs beside other tests, its call alone)."""
     sources = [f"source sentence {n}" for n in range(1, SEGMENTS + 1)]
     test_set = create_test_set(
         team,
@@ -114,6 +117,11 @@ def test_a_sentence_page_with_10_annotators_spans_within_300_ms(team, owner, mem
     import_error_spans(test_set, owner, annotation_lines().encode(), "esa.jsonl")
     options = SpanImportOptions(source="xcomet-xl")
     import_error_spans(test_set, owner, metric_lines().encode(), "x.jsonl", options)
+    return test_set
+
+
+def test_a_sentence_page_with_10_annotators_spans_within_300_ms(annotated, member):
+    test_set = annotated
     n_spans = ErrorSpan.objects.count()
     output = SystemOutput.objects.get(test_set=test_set, system__name="sys-1")
 
