@@ -27,6 +27,9 @@ TINY = ["--systems", "3", "--metrics", "2", "--segments", "20", "--requests", "2
 # The judged test set: 3 systems x 20 segments, 2 registered + 1 external metric.
 JUDGED = ["--judged-systems", "3", "--judged-segments", "20", "--judged-metrics", "3"]
 TINY += JUDGED
+# For the tests whose point is not the judged test set's pages nor the
+# timings: the same leaderboard, no judged test set, one request per page.
+LEAN = [*TINY[:6], "--requests", "1", "--warmups", "0", "--judged-systems", "0"]
 
 
 def run(*args: str) -> str:
@@ -102,7 +105,7 @@ def test_it_times_every_page_and_writes_the_figures_as_json(tmp_path):
 def test_it_refuses_a_database_with_other_data_unless_forced(test_set):
     with pytest.raises(CommandError, match="holds other data"):
         run("--configured-db", *TINY)
-    assert "leaderboard" in run("--configured-db", "--force", *TINY)
+    assert "leaderboard" in run("--configured-db", "--force", *LEAN)
     assert TestSet.objects.filter(pk=test_set.pk).exists()
 
 
@@ -114,7 +117,7 @@ def test_an_unknown_page_to_profile_lists_the_pages():
 
 @pytest.mark.django_db
 def test_profiling_a_page_prints_where_its_time_goes():
-    output = run("--configured-db", *TINY, "--profile", "leaderboard:cold")
+    output = run("--configured-db", *LEAN, "--profile", "leaderboard:cold")
     assert "profile of leaderboard, cold" in output
     assert "cumulative" in output
 
@@ -142,7 +145,7 @@ def test_stored_scores_equal_what_the_metrics_compute_on_the_stored_text():
 @pytest.mark.django_db(transaction=True)
 def test_by_default_it_uses_a_throwaway_sqlite_file(settings, tmp_path):
     settings.DATA_DIR = tmp_path
-    output = run(*TINY)
+    output = run(*LEAN)
     assert f"benchmark database: {tmp_path / 'bench.sqlite3'}" in output
     assert "leaderboard             warm" in output
     assert (tmp_path / "bench.sqlite3").stat().st_size > 0

@@ -102,6 +102,9 @@ class Command(BaseCommand):
         parser.add_argument("--migrate", action="store_true", help=argparse.SUPPRESS)
 
     def handle(self, *args, **options):
+        # A page name misspelt in --profile is refused now, not after the
+        # build and the timings (minutes at the default size).
+        self._pages_to_profile(options["profile"], [])
         if not options["configured_db"]:
             return self._run_in_bench_database(options)
         if options["migrate"]:
