@@ -34,6 +34,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 
+from mtdash.common.bulk_insert import insert_rows
 from mtdash.common.upload_checks import UploadProblem
 from mtdash.evaluation.external_scores.imports import ExternalMetricProblem
 from mtdash.evaluation.leaderboard.comparisons import request_comparison
@@ -315,8 +316,8 @@ def _store_chunk(
     criterion: Criterion | None,
     rows: list[tuple[MatchedAnnotation, float | None]],
 ) -> None:
-    """One bulk insert of annotations (their ids come back), then of their
-    spans and of their judgments."""
+    """One bulk insert of annotations (their ids come back), then their
+    spans and their judgments."""
     stored = ErrorSpanAnnotation.objects.bulk_create(
         [
             ErrorSpanAnnotation(
@@ -331,38 +332,43 @@ def _store_chunk(
             for item, score in rows
         ]
     )
-    ErrorSpan.objects.bulk_create(
-        [
-            ErrorSpan(
-                annotation=annotation,
-                side=span.side,
-                start=span.start,
-                end=span.end,
-                severity=span.severity,
-                category=span.category or "",
-                confidence=span.confidence,
+    # Spans and judgments as plain rows (no ids read back): through
+    # bulk_create they were most of a large import's time.
+    insert_rows(
+        ErrorSpan,
+        ("annotation", "side", "start", "end", "severity", "category", "confidence"),
+        (
+            (
+                annotation.pk,
+                span.side,
+                span.start,
+                span.end,
+                span.severity,
+                span.category or "",
+                span.confidence,
             )
             for annotation, (item, _) in zip(stored, rows)
             for span in item.annotation.spans
-        ],
-        batch_size=_BATCH,
+        ),
     )
     if criterion is None:
         return
-    Judgment.objects.bulk_create(
-        [
-            Judgment(
-                output_id=item.output_id,
-                index=item.index,
-                judge=item.annotation.annotator,
-                criterion=criterion,
-                value=score,
-                batch=batch,
-                line=item.annotation.line,
+    insert_rows(
+        Judgment,
+        ("output", "index", "judge", "criterion", "value", "batch", "line"),
+        (
+            (
+                item.output_id,
+                item.index,
+                item.annotation.annotator,
+                criterion.pk,
+                float(score),
+                batch.pk,
+                item.annotation.line,
             )
             for item, score in rows
             if score is not None
-        ]
+        ),
     )
 
 

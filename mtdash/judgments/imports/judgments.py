@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 
+from mtdash.common.bulk_insert import insert_rows
 from mtdash.common.upload_checks import UploadProblem
 from mtdash.evaluation.leaderboard.comparisons import request_comparison
 from mtdash.evaluation.models import TestSet
@@ -466,6 +467,11 @@ def stored_judgment_keys(
     }
 
 
+JUDGMENT_FIELDS = (
+    "output", "index", "judge", "criterion", "value", "batch", "line", "look", "kind"
+)  # fmt: skip
+
+
 def _store(
     test_set: TestSet,
     user: AbstractBaseUser | None,
@@ -499,19 +505,25 @@ def _store(
                 if keep_apart(criterion, batch):
                     left_out.append(criterion.name)
             for start in range(0, len(rows), _BATCH):
-                Judgment.objects.bulk_create(
-                    Judgment(
-                        output_id=row.output_id,
-                        index=row.index,
-                        judge=row.judge,
-                        criterion=criteria[row.criterion],
-                        value=row.value,
-                        batch=batch,
-                        line=row.line,
-                        look=row.look,
-                        kind=row.kind,
-                    )
-                    for row in rows[start : start + _BATCH]
+                # Plain rows (no ids read back): through bulk_create they
+                # were most of a large import's time.
+                insert_rows(
+                    Judgment,
+                    JUDGMENT_FIELDS,
+                    (
+                        (
+                            row.output_id,
+                            row.index,
+                            row.judge,
+                            criteria[row.criterion].pk,
+                            float(row.value),
+                            batch.pk,
+                            row.line,
+                            row.look,
+                            str(row.kind),
+                        )
+                        for row in rows[start : start + _BATCH]
+                    ),
                 )
                 if progress:
                     progress(min(start + _BATCH, len(rows)), len(rows))

@@ -15,6 +15,7 @@ import time
 import pytest
 from django.urls import reverse
 
+from mtdash.common.bulk_insert import insert_rows
 from mtdash.evaluation.models import CorpusScore, SegmentScore
 from mtdash.evaluation.services.uploads import (
     TestSetData,
@@ -60,12 +61,10 @@ def big(team, owner):
         score = CorpusScore.objects.create(
             output=output, metric="bleu", score=30.0, signature="bleu|bench"
         )
-        SegmentScore.objects.bulk_create(
-            (
-                SegmentScore(corpus_score=score, index=i, score=rng.uniform(0, 100))
-                for i in range(N_SEGMENTS)
-            ),
-            batch_size=2000,
+        insert_rows(
+            SegmentScore,
+            ("corpus_score", "index", "score"),
+            ((score.pk, i, rng.uniform(0, 100)) for i in range(N_SEGMENTS)),
         )
         for segment in range(1, N_SEGMENTS + 1):
             for judge in rng.sample(range(10), 2):

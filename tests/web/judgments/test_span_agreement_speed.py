@@ -13,6 +13,7 @@ import time
 import pytest
 from django.urls import reverse
 
+from mtdash.common.bulk_insert import insert_rows
 from mtdash.evaluation.services.uploads import (
     TestSetData,
     create_system_output,
@@ -25,7 +26,6 @@ from mtdash.judgments.error_spans.agreement_jobs import (
 from mtdash.judgments.error_spans.agreement_options import AgreementSettings
 from mtdash.judgments.error_spans.agreement_section import span_section
 from mtdash.judgments.models import ErrorSpan, ErrorSpanAnnotation, JudgmentImport
-from tests.support.bulk_rows import insert_rows
 
 pytestmark = [pytest.mark.django_db, pytest.mark.wall_clock]
 
