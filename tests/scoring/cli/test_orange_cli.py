@@ -1,8 +1,17 @@
-"""python -m scoring orange, end to end."""
+"""python -m scoring orange, end to end.
 
+The tests of the process itself (its table, its exit status and message on
+bad input) start ``python -m scoring``; the others call the same ``main`` in
+this process (:func:`run_in_process`): a new interpreter costs seconds of
+imports and kernel loading and checks nothing more there.
+"""
+
+import io
 import json
 import subprocess
 import sys
+import traceback
+from contextlib import redirect_stderr, redirect_stdout
 
 import pytest
 
@@ -21,6 +30,24 @@ def run(*args):
         text=True,
         timeout=300,
     )
+
+
+def run_in_process(*args):
+    """:func:`run` in this process: ``main`` on the same arguments, its
+    output captured, the same kind of result."""
+    from scoring.cli.main import main
+
+    argv = ["orange", *map(str, args)]
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        try:
+            status = main(argv)
+        except SystemExit as exit:  # argparse refusing the arguments
+            status = exit.code if isinstance(exit.code, int) else 1
+        except Exception:  # what the interpreter does: traceback, status 1
+            traceback.print_exc()
+            status = 1
+    return subprocess.CompletedProcess(argv, status, out.getvalue(), err.getvalue())
 
 
 @pytest.fixture
@@ -50,7 +77,7 @@ def test_it_prints_a_table_like_the_paper(moses_args):
 
 
 def test_its_json_is_keyed_by_the_metric_names_as_given(moses_args):
-    completed = run(
+    completed = run_in_process(
         *moses_args,
         "--metric",
         "bleu:n=2",
@@ -139,8 +166,8 @@ def _metric_args():
 
 def test_the_paired_test_keeps_the_numbers_and_marks_every_lowest_best(toy_args):
     common = [*toy_args, *_metric_args(), "--bootstrap", "200", "--seed", "3"]
-    plain = json.loads(run(*common, "--json").stdout)["metrics"]
-    completed = run(*common, "--json", "--paired-test")
+    plain = json.loads(run_in_process(*common, "--json").stdout)["metrics"]
+    completed = run_in_process(*common, "--json", "--paired-test")
     assert completed.returncode == 0, completed.stderr
     tested = json.loads(completed.stdout)["metrics"]
     assert list(tested) == METRICS
@@ -171,7 +198,9 @@ def test_the_paired_test_keeps_the_numbers_and_marks_every_lowest_best(toy_args)
 
 
 def test_the_table_gets_a_paired_test_column(toy_args):
-    completed = run(*toy_args, *_metric_args(), "--bootstrap", "100", "--paired-test")
+    completed = run_in_process(
+        *toy_args, *_metric_args(), "--bootstrap", "100", "--paired-test"
+    )
     assert completed.returncode == 0, completed.stderr
     lines = completed.stdout.splitlines()
     assert lines[0].rstrip().endswith("Paired test")
@@ -181,18 +210,20 @@ def test_the_table_gets_a_paired_test_column(toy_args):
     marked = [spec for spec, line in cells.items() if line.rstrip().endswith("best")]
     assert marked == ["bleu", "bleu:n=4", "per", "rouge-l"]
     assert "Paired test: best = lowest ORANGE" in completed.stdout
-    plain = run(*toy_args, "--metric", "bleu", "--bootstrap", "10").stdout
+    plain = run_in_process(*toy_args, "--metric", "bleu", "--bootstrap", "10").stdout
     assert "Paired test" not in plain
 
 
 def test_the_curve_step_adapts_to_n_unless_given(toy_args):
-    auto = json.loads(run(*toy_args, "--bootstrap", "0", "--json").stdout)
+    auto = json.loads(run_in_process(*toy_args, "--bootstrap", "0", "--json").stdout)
     assert [n for n, _ in auto["metrics"]["bleu"]["curve"]] == [1, 2, 3]  # N = 3
     fixed = json.loads(
-        run(*toy_args, "--bootstrap", "0", "--json", "--curve-step", "64").stdout
+        run_in_process(
+            *toy_args, "--bootstrap", "0", "--json", "--curve-step", "64"
+        ).stdout
     )
     assert [n for n, _ in fixed["metrics"]["bleu"]["curve"]] == [1, 3]
-    assert run(*toy_args, "--curve-step", "0").returncode != 0
+    assert run_in_process(*toy_args, "--curve-step", "0").returncode != 0
 
 
 def _docs(tmp_path, lines):
@@ -213,7 +244,7 @@ def test_wnm_takes_document_ids_and_agrees_with_the_library(moses_args, tmp_path
     results = {}
     for path in ("engine", "per-pair", "paired"):
         extra = {"per-pair": ["--per-pair"], "paired": ["--paired-test"]}.get(path, [])
-        completed = run(
+        completed = run_in_process(
             *moses_args, "--docs", docs, "--metric", spec, "--metric", "bleus",
             "--json", "--bootstrap", "50", "--curve-step", "1", *extra,
         )  # fmt: skip
@@ -235,16 +266,18 @@ def test_wnm_takes_document_ids_and_agrees_with_the_library(moses_args, tmp_path
 
 
 def test_wnm_without_document_ids_names_the_option(moses_args):
-    completed = run(*moses_args, "--metric", "wnm")
+    completed = run_in_process(*moses_args, "--metric", "wnm")
     assert completed.returncode != 0
     assert "wnm needs document ids" in completed.stderr and "--docs" in completed.stderr
 
 
 def test_document_ids_must_fit_the_references(moses_args, tmp_path):
-    short = run(*moses_args, "--metric", "wnm", "--docs", _docs(tmp_path, ["a"] * 4))
+    short = run_in_process(
+        *moses_args, "--metric", "wnm", "--docs", _docs(tmp_path, ["a"] * 4)
+    )
     assert short.returncode != 0 and "docids" in short.stderr
     blank = _docs(tmp_path, ["a", "a", "", "b", "b"])
-    completed = run(*moses_args, "--metric", "wnm", "--docs", blank)
+    completed = run_in_process(*moses_args, "--metric", "wnm", "--docs", blank)
     assert completed.returncode != 0
     assert f"{blank}:3: no document id" in completed.stderr
 
@@ -283,8 +316,8 @@ def test_a_list_with_a_byte_order_mark_gives_the_same_results(moses_args, tmp_pa
     marked = tmp_path / "marked.nbest"
     marked.write_bytes(b"\xef\xbb\xbf" + nbest.read_bytes())
     options = ["--metric", "bleu", "--json", "--bootstrap", "20"]
-    plain = run(*moses_args, *options)
-    with_mark = run("--nbest", marked, *moses_args[2:], *options)
+    plain = run_in_process(*moses_args, *options)
+    with_mark = run_in_process("--nbest", marked, *moses_args[2:], *options)
     assert plain.returncode == 0, plain.stderr
     assert with_mark.returncode == 0, with_mark.stderr
     assert (

@@ -15,7 +15,7 @@ from scoring.orange.options import OrangeOptions
 from scoring.orange.prepare import prepare_metrics
 from scoring.registry import get_metric
 from scoring.textfiles import read_segments
-from tests.scoring.cli.test_orange_cli import RUN, run
+from tests.scoring.cli.test_orange_cli import RUN, run, run_in_process
 
 SPECS = ["bleus:n=4", "rouge-l", "wer", "chrf"]
 
@@ -29,8 +29,10 @@ def moses(tmp_path):
 
 
 def orange_json(nbest, refs, *extra):
+    # In this process: these tests read what the command computes; the
+    # refused limit below goes through ``python -m scoring`` itself.
     metric_args = [arg for spec in SPECS for arg in ("--metric", spec)]
-    completed = run(
+    completed = run_in_process(
         "--nbest", nbest, "--refs", *refs, *metric_args,
         "--bootstrap", "30", "--curve-step", "16", "--json", *extra,
     )  # fmt: skip
