@@ -37,9 +37,24 @@ def cpu_seconds(pids: list[int]) -> float:
     return total / ticks
 
 
-def manage(env: dict, *args: str) -> str:
+PREPARE = """
+import os
+import sys
+import django
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mtdash.settings")
+django.setup()
+from django.core.management import call_command
+call_command("migrate", interactive=False, verbosity=0)
+call_command("collectstatic", interactive=False, verbosity=0)
+call_command("make_load_data", *sys.argv[1:])
+"""
+
+
+def prepare(env: dict, *args: str) -> str:
+    """``manage.py migrate``, ``collectstatic`` and ``make_load_data *args``
+    on the database ``env`` names; what the last printed."""
     done = subprocess.run(
-        [sys.executable, "manage.py", *args],
+        [sys.executable, "-c", PREPARE, *args],
         cwd=PROJECT_ROOT,
         env=env,
         capture_output=True,
@@ -62,9 +77,8 @@ def server(tmp_path_factory):
         if key not in ("DATABASE_URL", "DJANGO_SETTINGS_MODULE")
     }
     env.update(MTDASH_DATA_DIR=str(data_dir), MTDASH_API_RATE_LIMIT="100000/minute")
-    manage(env, "migrate", "--noinput")
-    manage(env, "collectstatic", "--noinput")
-    made = manage(env, "make_load_data", "--systems", "50", "--metrics", "20")
+    # One process for the three commands: each launch set Django up again.
+    made = prepare(env, "--systems", "50", "--metrics", "20")
     test_set = int(made.split("\t", 1)[0])
     port = free_port()
     gunicorn = Path(sys.executable).with_name("gunicorn")
