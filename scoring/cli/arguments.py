@@ -10,6 +10,13 @@ EXIT_BAD_INPUT = 2
 EXIT_BROKEN_PIPE = 1
 
 
+def positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be a positive integer")
+    return value
+
+
 def non_negative_int(text: str) -> int:
     value = int(text)
     if value < 0:

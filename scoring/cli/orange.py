@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, TextIO
 
 import numpy as np
 
+from scoring.cli.arguments import positive_int
 from scoring.errors import InputFileError
 from scoring.orange.candidate_texts import SentenceTexts
 from scoring.orange.comparison import (
@@ -103,7 +104,7 @@ def add_orange_parser(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--curve-step",
-        type=int,
+        type=positive_int,
         default=None,
         help="n-best sizes of the cutoff curve: 1, step, 2*step, ..., N "
         "(default: ceil(N / 64), about 64 points)",

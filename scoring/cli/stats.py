@@ -52,6 +52,7 @@ from scoring.cli.arguments import (
     EXIT_BROKEN_PIPE,
     EXIT_OK,
     non_negative_int,
+    positive_int,
     probability,
 )
 from scoring.cli.correlate import (
@@ -87,13 +88,6 @@ from scoring.stats.significance import (
 )
 from scoring.textfiles import check_same_length, read_segments
 from scoring.tokenizers import list_tokenizers
-
-
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be a positive integer")
-    return value
 
 
 def _positive_float(text: str) -> float:
@@ -206,7 +200,7 @@ def add_correlate_parser(subparsers: Any) -> argparse.ArgumentParser:
     bootstrap = parser.add_argument_group("bootstrap and williams tests")
     bootstrap.add_argument(
         "--bootstrap",
-        type=_positive_int,
+        type=positive_int,
         metavar="N",
         help=f"bootstrap resamples (default {DEFAULT_BOOTSTRAP})",
     )
@@ -222,7 +216,7 @@ def add_correlate_parser(subparsers: Any) -> argparse.ArgumentParser:
     permutation = parser.add_argument_group("permutation test")
     permutation.add_argument(
         "--permutations",
-        type=_positive_int,
+        type=positive_int,
         metavar="N",
         help=f"permutation draws (default {DEFAULT_PERMUTATIONS})",
     )
@@ -286,7 +280,7 @@ def add_compare_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--lowercase", action="store_true")
     parser.add_argument(
         "--bootstrap",
-        type=_positive_int,
+        type=positive_int,
         default=1000,
         metavar="N",
         help="bootstrap resamples (default 1000, as sacreBLEU)",

@@ -223,7 +223,9 @@ def test_the_curve_step_adapts_to_n_unless_given(toy_args):
         ).stdout
     )
     assert [n for n, _ in fixed["metrics"]["bleu"]["curve"]] == [1, 3]
-    assert run_in_process(*toy_args, "--curve-step", "0").returncode != 0
+    refused = run_in_process(*toy_args, "--curve-step", "0")
+    assert refused.returncode == 2
+    assert "--curve-step: must be a positive integer" in refused.stderr
 
 
 def _docs(tmp_path, lines):
