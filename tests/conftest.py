@@ -22,9 +22,9 @@ def wall_clock_run_lock(tmp_path_factory):
     _run_lock = wall_clock.RunLock(
         wall_clock.run_folder(tmp_path_factory.getbasetemp())
     )
-    yield _run_lock
-    _run_lock.close()
-    _run_lock = None
+    # Its files stay open until the process ends: this teardown runs inside
+    # the last test's teardown, which holds the lock.
+    return _run_lock
 
 
 @pytest.hookimpl(wrapper=True)
@@ -33,6 +33,24 @@ def pytest_runtest_call(item):
         return (yield)
     alone = item.get_closest_marker(wall_clock.MARKER) is not None
     with _run_lock.held(alone=alone):
+        return (yield)
+
+
+# Set-up and teardown (building data, starting workers, browsers, servers)
+# take the shared lock too, so none runs beside a timed test's call.
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item):
+    if _run_lock is None:
+        return (yield)
+    with _run_lock.held(alone=False):
+        return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    if _run_lock is None:
+        return (yield)
+    with _run_lock.held(alone=False):
         return (yield)
 
 

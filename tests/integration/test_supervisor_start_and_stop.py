@@ -175,6 +175,7 @@ def test_the_child_marked_stop_last_stops_after_the_others(tmp_path, runs):
                 out.write("{name}\\n")
             sys.exit(0)
         signal.signal(signal.SIGTERM, stop)
+        open({record!r} + ".{name}.ready", "w").close()
         time.sleep(600)
         """
     plan = [
@@ -192,6 +193,15 @@ def test_the_child_marked_stop_last_stops_after_the_others(tmp_path, runs):
     ]
     runs.append(run := Run(tmp_path, plan))
     run.wait_up()
+    # Up means started: on a busy machine a child may not have set its
+    # SIGTERM handler yet, and would die without writing its name.
+    wait_until(
+        lambda: all(
+            Path(f"{record}.{name}.ready").exists() for name in ("redis", "worker")
+        ),
+        30,
+        what="handlers set",
+    )
     run.process.send_signal(signal.SIGTERM)
     assert run.process.wait(timeout=30) == 0
     assert record.read_text().split() == ["worker", "redis"]

@@ -2,12 +2,12 @@
 
 ``bin/test`` runs the suite in parallel processes (pytest-xdist). A test
 marked ``wall_clock`` asserts how long something takes, which only means
-something when nothing else of the suite runs beside it. Every test's call
-phase holds a lock on a file shared by the processes of one run: shared for
-ordinary tests, exclusive for ``wall_clock`` ones, so a timed test waits for
-the tests running now to end and no other test starts until it has ended.
-Set-up and teardown (building the large data a timed test measures on) stay
-parallel. A second lock (a turnstile) keeps a waiting timed test from being
+something when nothing else of the suite runs beside it. Every phase of every
+test (set-up, call, teardown) holds a lock on a file shared by the processes
+of one run: shared, except a ``wall_clock`` test's call, which holds it
+exclusively, so a timed call waits for the phases running now to end and
+nothing else starts until it has ended. A timed test's own set-up (building
+the large data it measures on) stays parallel with the other tests. A second lock (a turnstile) keeps a waiting timed test from being
 overtaken for ever by ordinary tests that keep starting.
 
 In one process (``-n 0``) the locks are never contended and cost nothing
