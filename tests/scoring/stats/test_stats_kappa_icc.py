@@ -32,6 +32,7 @@ from scoring.stats import (
     weighted_kappa,
     weighted_kappa_agreement,
 )
+from tests.scoring.support.icc_reference import icc_by_formula
 
 # Fleiss (1971) via R irr::diagnoses: rows patients, columns raters 1-6.
 DIAGNOSES = np.array(
@@ -292,20 +293,6 @@ def test_icc_mean_squares_equal_statsmodels_two_way_anova():
         assert icc.average == pytest.approx(average, abs=1e-12)
 
 
-def icc_a1_by_formula(matrix) -> float:
-    """McGraw & Wong (1996) ICC(A,1) from the two-way ANOVA, written out
-    here so the resamples' expected values do not come from the code under
-    test."""
-    x = np.asarray(matrix, dtype=float)
-    n, k = x.shape
-    grand = x.mean()
-    msr = k * ((x.mean(axis=1) - grand) ** 2).sum() / (n - 1)
-    msc = n * ((x.mean(axis=0) - grand) ** 2).sum() / (k - 1)
-    sse = ((x - x.mean(axis=1, keepdims=True) - x.mean(axis=0) + grand) ** 2).sum()
-    mse = sse / ((n - 1) * (k - 1))
-    return (msr - mse) / (msr + (k - 1) * mse + k * (msc - mse) / n)
-
-
 def test_icc_uses_the_largest_complete_table_and_resamples_its_rows():
     matrix = np.vstack([TWELVE_BY_THREE, [[4, 5, 3], [2, 2, 2]]]).astype(float)
     matrix = np.hstack([matrix, np.full((14, 1), np.nan)])
@@ -320,7 +307,7 @@ def test_icc_uses_the_largest_complete_table_and_resamples_its_rows():
     assert "12 of 13 items" in single.note and "same 3 judges" in single.note
     samples = []
     for row in bootstrap_indices(12, 200, np.random.default_rng(6)):
-        samples.append(icc_a1_by_formula(TWELVE_BY_THREE[row]))
+        samples.append(icc_by_formula(TWELVE_BY_THREE[row])[0])
     low, high = percentile_interval(np.array(samples), 0.95)
     assert single.low == pytest.approx(float(low), abs=1e-9)
     assert single.high == pytest.approx(float(high), abs=1e-9)

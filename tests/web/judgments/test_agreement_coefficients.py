@@ -16,6 +16,7 @@ from django.urls import reverse
 
 from mtdash.judgments.campaigns.agreement import agreement_summary
 from mtdash.judgments.imports.judgments import import_judgments
+from tests.scoring.support.icc_reference import icc_by_formula
 from tests.web.api.conftest import client_with, create_token
 from tests.web.judgments.test_agreement import ADEQUACY, DA, by_criterion, judgments_csv
 from tests.web.judgments.test_campaigns import (
@@ -73,20 +74,6 @@ def test_a_1_to_5_scale_gets_fleiss_and_weighted_kappas_as_the_references_do(
         assert row["value"] == pytest.approx(np.mean(kappas), abs=1e-12)
         assert row["interval"][0] <= row["value"] <= row["interval"][1]
         assert row["n_judges"] == 3
-
-
-def icc_by_formula(matrix) -> tuple[float, float]:
-    """McGraw & Wong (1996) ICC(A,1), ICC(A,k) from the two-way ANOVA."""
-    x = np.asarray(matrix, dtype=float)
-    n, k = x.shape
-    grand = x.mean()
-    msr = k * ((x.mean(axis=1) - grand) ** 2).sum() / (n - 1)
-    msc = n * ((x.mean(axis=0) - grand) ** 2).sum() / (k - 1)
-    sse = ((x - x.mean(axis=1, keepdims=True) - x.mean(axis=0) + grand) ** 2).sum()
-    mse = sse / ((n - 1) * (k - 1))
-    single = (msr - mse) / (msr + (k - 1) * mse + k * (msc - mse) / n)
-    average = (msr - mse) / (msr + (msc - mse) / n)
-    return single, average
 
 
 @pytest.mark.parametrize("criterion, table", [("adequacy", ADEQUACY), ("da", DA)])
