@@ -9,7 +9,9 @@
 // names), and a narrow chart (a phone) gets more: the legend under the plot
 // with the chart grown by its rows, panels side by side stacked, long titles
 // wrapped, tick labels kept inside (automargin), no mode bar (it covered the
-// title). A chart is drawn again when its width changes.
+// title). A wide chart whose legend and tick labels would leave the plot
+// under 40% of its width gets its legend under the plot too. A chart is
+// drawn again when its width changes.
 (function () {
   if (!window.Plotly) return;
   const NARROW = 560; // px: a chart narrower than this is adapted
@@ -122,6 +124,63 @@
     layout.height = top + bottom + total;
   }
 
+  function legendEntries(data) {
+    return data.filter(function (trace) {
+      return trace.showlegend !== false && trace.name && (trace.type || "scatter") !== "heatmap";
+    });
+  }
+
+  // A legend beside the plot (Plotly's default) with long y tick labels
+  // beside it too: the plot kept a third of a 681 px chart (the
+  // leaderboard's clusters, whose legend title is long). Then the legend
+  // goes under the plot on a wide chart as well.
+  function crowded(data, layout, width) {
+    const entries = legendEntries(data);
+    if (entries.length < 2) return false;
+    const legendTitle = titleText(layout.legend && layout.legend.title) || "";
+    const legend = Math.max(shown(legendTitle).length, ...entries.map((t) => shown(String(t.name)).length));
+    let labels = 0;
+    Object.keys(layout).forEach(function (key) {
+      if (!/^yaxis\d*$/.test(key)) return;
+      (layout[key].ticktext || layout[key].categoryarray || []).forEach(function (text) {
+        labels = Math.max(labels, shown(String(text)).length);
+      });
+    });
+    data.forEach(function (trace) {
+      (trace.y || []).forEach(function (value) {
+        if (typeof value === "string") labels = Math.max(labels, Math.min(shown(value).length, width / 3 / CHARACTER));
+      });
+    });
+    const plot = width - (legend + 5) * CHARACTER - labels * CHARACTER - 60;
+    return plot < width * 0.4;
+  }
+
+  // The legend at the chart's foot, under the axis title: the bottom margin
+  // and the chart grow by its rows, not the plot. On a phone one row an
+  // entry; on a wide chart as many entries a row as fit.
+  function legendUnder(data, layout, margin, width, narrow) {
+    const entries = legendEntries(data);
+    if (entries.length < 2) return;
+    const legend = (layout.legend = Object.assign({}, layout.legend, {
+      orientation: "h",
+      x: 0,
+      xanchor: "left",
+      yref: "container",
+      y: 0,
+      yanchor: "bottom",
+    }));
+    if (legend.title) legend.title = Object.assign({}, legend.title, { side: "top" });
+    let rows = entries.length;
+    if (!narrow) {
+      const longest = Math.max(...entries.map((t) => shown(String(t.name)).length));
+      const perRow = Math.max(1, Math.floor((width - 20) / (longest * CHARACTER + 50)));
+      rows = Math.ceil(entries.length / perRow);
+    }
+    rows += legend.title ? 1 : 0;
+    margin.b = (margin.b === undefined ? 80 : margin.b) + ROW * rows;
+    layout.height = (layout.height || 450) + ROW * rows;
+  }
+
   function fitted(figure, width, narrow) {
     // A legend beside the plot takes a third of the chart; under it
     // (narrow), the whole width.
@@ -136,13 +195,22 @@
     const layout = Object.assign({}, figure.layout);
     const label = Math.max(12, Math.floor(width / (narrow ? 4 : 3) / CHARACTER));
     shortenTicks(data, layout, { x: Math.max(24, label), y: label });
-    if (!narrow) return { data: data, layout: layout };
     const margin = (layout.margin = Object.assign({}, layout.margin));
     const axes = Object.keys(layout).filter((key) => /^[xy]axis\d*$/.test(key));
-    new Set(axes.concat(["xaxis", "yaxis"])).forEach(function (key) {
-      if (!layout[key] || layout[key].automargin === undefined)
-        layout[key] = Object.assign({}, layout[key], { automargin: true });
-    });
+    function automargins() {
+      new Set(axes.concat(["xaxis", "yaxis"])).forEach(function (key) {
+        if (!layout[key] || layout[key].automargin === undefined)
+          layout[key] = Object.assign({}, layout[key], { automargin: true });
+      });
+    }
+    if (!narrow) {
+      if (layout.showlegend !== false && crowded(data, layout, width)) {
+        automargins();
+        legendUnder(data, layout, margin, width, false);
+      }
+      return { data: data, layout: layout };
+    }
+    automargins();
     if (layout.annotations) layout.annotations = layout.annotations.map((note) => Object.assign({}, note));
     stackPanels(layout, margin);
     // Long x axis titles wrap (a phone showed 60 px of them at most).
@@ -166,25 +234,7 @@
       });
       margin.t = (margin.t === undefined ? 80 : margin.t) + 16 * (lines.length - 1);
     }
-    const entries = data.filter(function (trace) {
-      return trace.showlegend !== false && trace.name && (trace.type || "scatter") !== "heatmap";
-    }).length;
-    if (layout.showlegend !== false && entries > 1) {
-      // At the chart's foot, under the axis title, one row an entry at
-      // most: the bottom margin and the chart grow by that, not the plot.
-      const legend = (layout.legend = Object.assign({}, layout.legend, {
-        orientation: "h",
-        x: 0,
-        xanchor: "left",
-        yref: "container",
-        y: 0,
-        yanchor: "bottom",
-      }));
-      if (legend.title) legend.title = Object.assign({}, legend.title, { side: "top" });
-      const rows = entries + (legend.title ? 1 : 0);
-      margin.b = (margin.b === undefined ? 80 : margin.b) + ROW * rows;
-      layout.height = (layout.height || 450) + ROW * rows;
-    }
+    if (layout.showlegend !== false) legendUnder(data, layout, margin, width, true);
     return { data: data, layout: layout };
   }
 
@@ -200,7 +250,7 @@
     const shown = fitted(figure, width, narrow);
     // A chart box of a fixed height (the system page's grid) grows with
     // the figure, or would cut off its foot.
-    if (narrow && shown.layout.height !== figure.layout.height) {
+    if (shown.layout.height !== figure.layout.height) {
       target.style.height = shown.layout.height + "px";
       target.dataset.grown = "yes";
     } else if (target.dataset.grown) {
