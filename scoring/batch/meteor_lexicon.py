@@ -5,9 +5,10 @@ a string: for the grid's vocabulary (token id -> word) it gets function-word
 flags, stem ids, WordNet synset ids and paraphrase-table word ids, computed
 here with the metric's own functions (its stemmer,
 :func:`scoring.metrics.meteor.stages.synonym_sets`, its function-word list)
-and remembered across chunks. The paraphrase table becomes integer arrays
-once per process (:func:`paraphrase_index`, about 10 s for METEOR's
-English table).
+and remembered across chunks. The paraphrase table is held as the kernels'
+integer arrays already (:mod:`scoring.metrics.meteor.paraphrase_table`,
+loaded from a cache file); :func:`paraphrase_index` adds its word -> id
+dict once per process.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from scoring.batch.kernels_meteor_paraphrase import build_phrase_hash
 from scoring.metrics.meteor.config import MeteorConfig
 from scoring.metrics.meteor.stages import ParaphraseTable, synonym_sets
 
@@ -55,38 +55,16 @@ class ParaphraseIndex:
 
 
 def _build_index(table: ParaphraseTable) -> ParaphraseIndex:
-    # Keys first: ids 0 .. n_keys - 1. Flat comprehensions, not a loop of
-    # generators: the table has 5 million paraphrases, and this runs once
-    # per process that matches paraphrases (seconds saved per worker).
-    phrase_ids = {key: index for index, key in enumerate(table.phrases)}
-    n_keys = len(phrase_ids)
-    paraphrase_lists = table.phrases.values()
-    para_lengths = np.fromiter(map(len, paraphrase_lists), dtype=np.int64, count=n_keys)
-    new_id = phrase_ids.setdefault
-    para_phrases = [
-        new_id(phrase, len(phrase_ids))
-        for paraphrases in paraphrase_lists
-        for phrase in paraphrases
-    ]
-    words: dict[str, int] = {}
-    tokens = [words.setdefault(w, len(words)) for phrase in phrase_ids for w in phrase]
-    phrase_offsets = np.zeros(len(phrase_ids) + 1, dtype=np.int64)
-    phrase_offsets[1:] = np.cumsum([len(phrase) for phrase in phrase_ids])
-    phrase_tokens = np.asarray(tokens, dtype=np.int64)
-    para_offsets = np.zeros(len(phrase_ids) + 1, dtype=np.int64)
-    para_offsets[1 : n_keys + 1] = np.cumsum(para_lengths)
-    para_offsets[n_keys + 1 :] = para_offsets[n_keys]
-    n_slots = 1 << max(4, (2 * n_keys).bit_length())
-    slot_keys = build_phrase_hash(
-        phrase_offsets, phrase_tokens, np.arange(n_keys, dtype=np.int64), n_slots
-    )
+    # The table is held as these arrays already (and loaded from its cache
+    # file: scoring.metrics.meteor.paraphrase_store); only the word -> id
+    # dict is built here, once per process.
     return ParaphraseIndex(
-        words=words,
-        slot_keys=slot_keys,
-        para_offsets=para_offsets,
-        para_phrases=np.asarray(para_phrases, dtype=np.int64),
-        phrase_offsets=phrase_offsets,
-        phrase_tokens=phrase_tokens,
+        words=table.word_ids,
+        slot_keys=table.slot_keys,
+        para_offsets=table.para_offsets,
+        para_phrases=table.para_phrases,
+        phrase_offsets=table.phrase_offsets,
+        phrase_tokens=table.phrase_tokens,
         max_len=table.max_len,
     )
 

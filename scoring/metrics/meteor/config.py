@@ -8,7 +8,6 @@ Parameter tables are METEOR 1.5's (``edu.cmu.meteor.util.Constants``, task
 
 from __future__ import annotations
 
-import gzip
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -18,6 +17,7 @@ from scoring.base import require
 from scoring.lexicon.stemmers import stemmer
 from scoring.lexicon.wordnet import WordNet, load_wordnet
 from scoring.metrics.meteor.formula import MeteorFormula
+from scoring.metrics.meteor.paraphrase_store import load_table
 from scoring.metrics.meteor.resources import FUNCTION_WORDS
 from scoring.metrics.meteor.stages import (
     MODULE_NAMES,
@@ -114,16 +114,9 @@ class MeteorConfig:
 
 @lru_cache(maxsize=2)
 def load_paraphrase_table(path: str) -> ParaphraseTable:
-    """METEOR's table: blocks of three lines (probability, phrase, paraphrase)."""
-    phrases: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
-    max_len = 0
-    with gzip.open(path, "rt", encoding="utf-8") as lines:
-        for _probability in lines:
-            source = tuple(next(lines).split())
-            target = tuple(next(lines).split())
-            phrases.setdefault(source, []).append(target)
-            max_len = max(max_len, len(source))
-    return ParaphraseTable({k: tuple(v) for k, v in phrases.items()}, max_len)
+    """METEOR's table at ``path`` (parsed once, then from its cache file:
+    :mod:`scoring.metrics.meteor.paraphrase_store`)."""
+    return load_table(path)
 
 
 def _parse_list(text: str, what: str) -> list[str]:

@@ -23,6 +23,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from scoring.lexicon.wordnet import WordNet
+from scoring.metrics.meteor.paraphrase_table import ParaphraseTable
 
 EXACT, STEM, SYNONYM, PARAPHRASE = 0, 1, 2, 3
 MODULE_NAMES = ("exact", "stem", "synonym", "paraphrase")
@@ -164,13 +165,6 @@ def match_synonym(stage: Stage, module: int, wordnet: WordNet) -> None:
         [synonym_sets(word, wordnet) for word in stage.ref],
         True,
     )
-
-
-class ParaphraseTable(NamedTuple):
-    """Phrase -> paraphrases (in file order); ``max_len`` bounds lookups."""
-
-    phrases: Mapping[tuple[str, ...], tuple[tuple[str, ...], ...]]
-    max_len: int
 
 
 def _phrase_paths(
