@@ -23,6 +23,7 @@ from scoring.batch.kernels_lcs import _max_refs, clear_local_ids, local_ids
 from scoring.batch.kernels_ter_align import (
     bit_alignment_errors,
     pruned_alignment_errors,
+    without_refcounts,
 )
 from scoring.batch.kernels_ter_blocks import block_count, fill_block_masks
 from scoring.batch.kernels_ter_shifts import (
@@ -60,7 +61,7 @@ def scratch(longest_hyp, longest_ref, n_words):
     )
 
 
-@njit(cache=True, nogil=True)
+@without_refcounts
 def _align(cur, n, ref, m, masks, k, unknown, beam_width, scratch):
     """Cost of ``cur``'s alignment; its error flags into ``scratch[1]``, as
     :func:`scoring.metrics.ter.alignment.beam_alignment`."""
@@ -78,7 +79,7 @@ def _align(cur, n, ref, m, masks, k, unknown, beam_width, scratch):
     )  # fmt: skip
 
 
-@njit(cache=True, nogil=True)
+@without_refcounts
 def _fewest_edits_of_any_order(hyp, n, ref, m, counts):
     """max(n, m) - words matched regardless of order: a lower bound of the
     edit distance of every permutation of ``hyp[:n]`` (each edit fixes at
@@ -97,7 +98,7 @@ def _fewest_edits_of_any_order(hyp, n, ref, m, counts):
     return max(n, m) - matched
 
 
-@njit(cache=True, nogil=True)
+@without_refcounts
 def _search(hyp, n, ref, m, masks, long_masks, k, beam_width, scratch):
     """:func:`scoring.metrics.ter.shifts.ter_edits` for non-empty sides, the
     reference linked (:func:`~scoring.batch.kernels_ter_shifts.link_reference`)."""
@@ -127,7 +128,7 @@ def _search(hyp, n, ref, m, masks, long_masks, k, beam_width, scratch):
         _align(cur, n, ref, m, masks, k, unknown, beam_width, scratch)
 
 
-@njit(cache=True, nogil=True)
+@without_refcounts
 def ter_pair_edits(hyp, n, ref, m, masks, long_masks, k, beam_width, scratch):
     """TERCOM's edits (shifts included) turning ``hyp[:n]`` into ``ref[:m]``
     (local ids; ``masks[k]`` the reference's bit masks when m <= 64,

@@ -19,6 +19,7 @@ import numpy as np
 from numba import njit
 
 from scoring.batch.kernels_lcs import _popcount as popcount
+from scoring.batch.kernels_ter_align import without_refcounts
 
 WORD = 64
 _ONE = np.uint64(1)
@@ -31,7 +32,7 @@ def block_count(m):
     return max((m + WORD - 1) // WORD, 1)
 
 
-@njit(cache=True, nogil=True)
+@without_refcounts
 def fill_block_masks(ref, m, masks, k):
     """``masks[k, word, :]`` for the local ids ``ref[:m]`` (zeroed first)."""
     for p in range(m):
@@ -41,7 +42,7 @@ def fill_block_masks(ref, m, masks, k):
         masks[k, ref[p], p // WORD] |= _ONE << np.uint64(p % WORD)
 
 
-@njit(cache=True, nogil=True)
+@without_refcounts
 def _advance(plus, minus, masks, k, word, m, blocks):
     """Move ``plus``/``minus`` (``(blocks,)``, in place) to the next column
     for hypothesis word ``word``; returns D[m] of the new column minus
@@ -73,7 +74,7 @@ def _advance(plus, minus, masks, k, word, m, blocks):
     return carry
 
 
-@njit(cache=True, nogil=True)
+@without_refcounts
 def _bottom(plus, minus, j, blocks):
     """D[m][j] from column j's vertical differences (bits past row m are
     never set)."""
@@ -83,7 +84,7 @@ def _bottom(plus, minus, j, blocks):
     return cost
 
 
-@njit(cache=True, nogil=True)
+@without_refcounts
 def block_columns(cur, n, masks, k, m, columns):
     """Every column of ``cur[:n]`` against reference k (``m`` > 64 words)
     into ``columns[:, :n + 1, :blocks]``; returns the distance D[m][n]."""
@@ -105,7 +106,7 @@ def block_columns(cur, n, masks, k, m, columns):
     return score
 
 
-@njit(cache=True, nogil=True)
+@without_refcounts
 def block_distance_from(shifted, first, n, masks, k, m, columns, work):
     """Unpruned distance of ``shifted[:n]`` to reference k, resumed at column
     ``first`` of ``columns`` (``shifted[:first]`` equals the sequence whose

@@ -26,9 +26,12 @@ How the per-pair code's pieces map here:
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from scoring.batch.kernels_ter_align import cell_cost, pruned_cost
+from scoring.batch.kernels_ter_align import (
+    cell_cost,
+    pruned_cost,
+    without_refcounts,
+)
 from scoring.batch.kernels_ter_blocks import block_columns, block_distance_from
 
 MAX_SHIFT_SIZE = 10  # scoring.metrics.ter.shifts.MAX_SHIFT_SIZE
@@ -37,7 +40,7 @@ WORD = 64  # longest reference the bit-parallel distance takes
 _ONE = np.uint64(1)
 
 
-@njit(cache=True, nogil=True)
+@without_refcounts
 def link_reference(ref, m, first_of, next_of):
     """``first_of[word]``: first position of each word of ``ref[:m]``;
     ``next_of[p]``: the next position holding ``ref[p]`` (-1: none).
@@ -48,13 +51,13 @@ def link_reference(ref, m, first_of, next_of):
         first_of[word] = p
 
 
-@njit(cache=True, nogil=True)
+@without_refcounts
 def unlink_reference(ref, m, first_of):
     for p in range(m):
         first_of[ref[p]] = -1
 
 
-@njit(cache=True, nogil=True)
+@without_refcounts
 def _occurrences(cur, n, ref, m, first_of, next_of, starts, positions, runs):
     """For each s: ``positions[starts[s]:starts[s + 1]]``, the reference
     positions of ``cur[s]`` ascending, and ``runs``, the words shared from
@@ -80,7 +83,7 @@ def _occurrences(cur, n, ref, m, first_of, next_of, starts, positions, runs):
     starts[n] = count
 
 
-@njit(cache=True, nogil=True)
+@without_refcounts
 def _far(target, start, end):
     """True when the hypothesis position ``target`` (aligned with a reference
     occurrence of the block ``start..end``) is no destination for it."""
@@ -92,7 +95,7 @@ def _far(target, start, end):
     )
 
 
-@njit(cache=True, nogil=True)
+@without_refcounts
 def _reaches(n, starts, positions, runs, ref_to_hyp, hyp_errors_before, reach):
     """``reach[s]``: the longest block from s whose candidates the per-pair
     ``candidate_shifts`` loop considers before it stops (0: none)."""
@@ -132,7 +135,7 @@ def _reaches(n, starts, positions, runs, ref_to_hyp, hyp_errors_before, reach):
             size += 1
 
 
-@njit(cache=True, nogil=True)
+@without_refcounts
 def _cumulative(flags, length, out):
     """``out[i]`` = number of set flags before position i (``length + 1``)."""
     out[0] = 0
@@ -140,7 +143,7 @@ def _cumulative(flags, length, out):
         out[i + 1] = out[i] + flags[i]
 
 
-@njit(cache=True, nogil=True)
+@without_refcounts
 def perform_shift(words, n, start, end, destination, out):
     """``out[:n]`` = ``words[:n]`` with ``words[start..end]`` moved right after
     ``words[destination]`` (-1: to the front), as
@@ -177,7 +180,7 @@ def perform_shift(words, n, start, end, destination, out):
         at += 1
 
 
-@njit(cache=True, nogil=True)
+@without_refcounts
 def _distance_from(shifted, first, n, masks, k, m, plus, minus):
     """Unpruned edit distance of ``shifted[:n]`` (Myers 1999, as
     :func:`scoring.batch.kernels_edit._myers`), resumed at column ``first``
@@ -203,7 +206,7 @@ def _distance_from(shifted, first, n, masks, k, m, plus, minus):
     return score
 
 
-@njit(cache=True, nogil=True)
+@without_refcounts
 def best_shift(
     cur, n, ref, m, edits, floor, masks, long_masks, k, unknown, beam_width, work
 ):
