@@ -22,6 +22,7 @@ from numba import njit
 
 from scoring.batch.kernels_lcs import _max_refs
 from scoring.batch.kernels_meteor_align import count_chunks, resolve_stage
+from scoring.batch.kernels_meteor_beam import narrow_fits, resolve_narrow
 from scoring.batch.kernels_meteor_paraphrase import (
     _grow,
     _occurrences,
@@ -115,9 +116,14 @@ def _align_stage(candidates, n_cand, n, m, half, alignment, work, aux):
         j = candidates[c, 0]
         order[filled[j]] = c
         filled[j] += 1
-    failed, work = resolve_stage(
-        candidates, order, starts, hyp_cov, ref_cov, n, m, half, alignment, work
-    )
+    if narrow_fits(n, m, n_cand):  # the same search on a leaner path
+        failed, work = resolve_narrow(
+            candidates, order, starts, hyp_cov, ref_cov, n, m, half, alignment, work
+        )
+    else:
+        failed, work = resolve_stage(
+            candidates, order, starts, hyp_cov, ref_cov, n, m, half, alignment, work
+        )
     return failed, work, aux
 
 
