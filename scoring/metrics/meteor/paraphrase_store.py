@@ -63,7 +63,9 @@ def parse_table(path: str | Path) -> ParaphraseTable:
 
 def load_table(path: str | Path) -> ParaphraseTable:
     """The table at ``path``, from its cache when that is current."""
-    source = Path(path).resolve()
+    # Not resolved: a linked table is cached next to the link (a copy of the
+    # checkout with a linked table builds its own, as a newcomer's would).
+    source = Path(os.path.abspath(path))
     identity = _identity(source)
     cache = cache_path(source)
     if cache is None:

@@ -77,8 +77,12 @@ def dict_table(path: Path) -> SimpleNamespace:
     )
 
 
+def absolute(path: Path) -> Path:
+    return Path(os.path.abspath(path))
+
+
 def the_cache(path: Path) -> Path:
-    found = paraphrase_store.cache_path(path.resolve())
+    found = paraphrase_store.cache_path(absolute(path))
     assert found is not None
     return found
 
@@ -167,10 +171,10 @@ def test_the_matcher_finds_the_same_candidates(tmp_path):
 def test_a_second_load_reads_the_cache_and_scores_the_same(tmp_path, parses):
     path = write_table(tmp_path / "toy.gz")
     first = score_with_fresh_config(path)
-    assert parses == [path.resolve()]
+    assert parses == [absolute(path)]
     assert the_cache(path).is_file()
     second = score_with_fresh_config(path)
-    assert parses == [path.resolve()]  # not parsed again
+    assert parses == [absolute(path)]  # not parsed again
     assert second == first
     assert_same_arrays(
         paraphrase_store.load_table(path), paraphrase_store.parse_table(path)
@@ -221,7 +225,7 @@ def test_a_damaged_cache_is_ignored_and_rebuilt(tmp_path, parses, damage):
     table = paraphrase_store.load_table(path)
     assert_same_lookups(table, dict_table(path))
     assert len(parses) == 2
-    identity = paraphrase_store._identity(path.resolve())
+    identity = paraphrase_store._identity(absolute(path))
     assert paraphrase_store.read_cache(cache, identity) is not None  # rewritten
     paraphrase_store.load_table(path)
     assert len(parses) == 2
@@ -230,7 +234,7 @@ def test_a_damaged_cache_is_ignored_and_rebuilt(tmp_path, parses, damage):
 def test_an_inconsistent_cache_is_ignored(tmp_path, parses):
     path = write_table(tmp_path / "toy.gz")
     table = paraphrase_store.load_table(path)
-    identity = paraphrase_store._identity(path.resolve())
+    identity = paraphrase_store._identity(absolute(path))
     broken = ParaphraseTable(
         words=table.words[:2], **{n: getattr(table, n) for n in ARRAYS},
         max_len=table.max_len, n_keys=table.n_keys,
@@ -248,7 +252,7 @@ def test_the_cache_directory_can_be_chosen_or_turned_off(tmp_path, monkeypatch, 
         the_cache(path).name
     ]
     monkeypatch.setenv(paraphrase_store.CACHE_DIR_ENV, "off")
-    assert paraphrase_store.cache_path(path.resolve()) is None
+    assert paraphrase_store.cache_path(absolute(path)) is None
     paraphrase_store.load_table(path)
     assert len(parses) == 2
     assert not list(tmp_path.glob("*.npz"))
@@ -266,6 +270,18 @@ def test_a_read_only_table_directory_caches_under_the_data_dir(tmp_path, monkeyp
     assert cache.parent == tmp_path / "data" / "cache" / "meteor"
     paraphrase_store.load_table(path)
     assert cache.is_file()
+
+
+def test_a_linked_table_is_cached_next_to_the_link(tmp_path, parses):
+    table = write_table(tmp_path / "toy.gz")
+    (tmp_path / "copy").mkdir()
+    link = tmp_path / "copy" / "toy.gz"
+    link.symlink_to(table)
+    paraphrase_store.load_table(link)
+    assert the_cache(link).parent == tmp_path / "copy"
+    assert the_cache(link).is_file()
+    assert_same_lookups(paraphrase_store.load_table(link), dict_table(table))
+    assert len(parses) == 1
 
 
 def test_an_unwritable_cache_still_gives_the_table(tmp_path, monkeypatch):
@@ -316,7 +332,7 @@ def test_two_processes_starting_together_build_it_once(tmp_path):
     assert outputs[0].startswith("5000 ")
     assert log.read_text() == "parse\n"
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
-    identity = paraphrase_store._identity(path.resolve())
+    identity = paraphrase_store._identity(absolute(path))
     cached = paraphrase_store.read_cache(the_cache(path), identity)
     assert cached is not None
     assert_same_arrays(cached, paraphrase_store.parse_table(path))
