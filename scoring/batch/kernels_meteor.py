@@ -50,40 +50,80 @@ def _synonyms(a, b, syn_offsets, syn_ids):
 
 
 @njit(cache=True, nogil=True)
+def _index_hypothesis(hyp, stem_ids, syn_offsets, mark, word_seen, word_first,
+                      stem_seen, stem_first, chains):  # fmt: skip
+    """Where each word and each stem of the hypothesis occurs, once for all
+    its references: ``word_first[w]`` / ``stem_first[s]`` (valid where
+    ``*_seen == mark``) is its first position, ``chains[0, i]`` /
+    ``chains[1, i]`` the next position of the same word / stem (-1: none),
+    and ``chains[2, :count]`` (count returned) the positions of words that
+    have synsets, all ascending."""
+    for i in range(hyp.size - 1, -1, -1):
+        word, stem = hyp[i], stem_ids[hyp[i]]
+        chains[0, i] = word_first[word] if word_seen[word] == mark else -1
+        word_seen[word], word_first[word] = mark, i
+        chains[1, i] = stem_first[stem] if stem_seen[stem] == mark else -1
+        stem_seen[stem], stem_first[stem] = mark, i
+    count = 0
+    for i in range(hyp.size):
+        if syn_offsets[hyp[i]] != syn_offsets[hyp[i] + 1]:
+            chains[2, count] = i
+            count += 1
+    return count
+
+
+@njit(cache=True, nogil=True)
 def _word_matches(hyp, ref, kind, module, stem_ids, syn_offsets, syn_ids,
-                  slots, memo, candidates, n_cand):  # fmt: skip
+                  slots, memo, candidates, n_cand, mark, word_seen, word_first,
+                  stem_seen, stem_first, chains, n_synonymous):  # fmt: skip
     """Append one-word candidates of one module for every (reference word j,
-    hypothesis word i), in METEOR's order. Synonymy is remembered per group
-    in ``memo[hyp slot, ref slot]`` (-1 unknown; ``slots[0]`` / ``slots[1]``
-    map words to the group's hypothesis / reference word slots)."""
+    hypothesis word i), in METEOR's order (j, then i ascending), reading the
+    hypothesis's index (:func:`_index_hypothesis`) instead of trying every i.
+    Synonymy is remembered per group in ``memo[hyp slot, ref slot]`` (-1
+    unknown; ``slots[0]`` / ``slots[1]`` map words to the group's hypothesis
+    / reference word slots)."""
     # Room for every pair first: growing inside the loop makes it ~20x slower.
     candidates = _grow(candidates, n_cand + hyp.size * ref.size)
     for j in range(ref.size):
         r = ref[j]
-        for i in range(hyp.size):
-            h = hyp[i]
-            if kind == EXACT:
-                if h != r:
+        if kind == EXACT:
+            i = word_first[r] if word_seen[r] == mark else -1
+            while i >= 0:
+                candidates[n_cand, 0], candidates[n_cand, 1] = j, 1
+                candidates[n_cand, 2], candidates[n_cand, 3] = i, 1
+                candidates[n_cand, 4] = module
+                n_cand += 1
+                i = chains[0, i]
+        elif kind == STEM:
+            stem = stem_ids[r]
+            i = stem_first[stem] if stem_seen[stem] == mark else -1
+            while i >= 0:
+                if hyp[i] != r:
+                    candidates[n_cand, 0], candidates[n_cand, 1] = j, 1
+                    candidates[n_cand, 2], candidates[n_cand, 3] = i, 1
+                    candidates[n_cand, 4] = module
+                    n_cand += 1
+                i = chains[1, i]
+        else:
+            # A word without synsets shares none (memo not needed).
+            if syn_offsets[r] == syn_offsets[r + 1]:
+                continue
+            ref_slot = slots[1, r]
+            for k in range(n_synonymous):
+                i = chains[2, k]
+                h = hyp[i]
+                if h == r:
                     continue
-            elif kind == STEM:
-                if h == r or stem_ids[h] != stem_ids[r]:
-                    continue
-            else:
-                # A word without synsets shares none (memo not needed).
-                if h == r or syn_offsets[h] == syn_offsets[h + 1]:
-                    continue
-                if syn_offsets[r] == syn_offsets[r + 1]:
-                    continue
-                known = memo[slots[0, h], slots[1, r]]
+                known = memo[slots[0, h], ref_slot]
                 if known < 0:
                     known = 1 if _synonyms(h, r, syn_offsets, syn_ids) else 0
-                    memo[slots[0, h], slots[1, r]] = known
+                    memo[slots[0, h], ref_slot] = known
                 if known == 0:
                     continue
-            candidates[n_cand, 0], candidates[n_cand, 1] = j, 1
-            candidates[n_cand, 2], candidates[n_cand, 3] = i, 1
-            candidates[n_cand, 4] = module
-            n_cand += 1
+                candidates[n_cand, 0], candidates[n_cand, 1] = j, 1
+                candidates[n_cand, 2], candidates[n_cand, 3] = i, 1
+                candidates[n_cand, 4] = module
+                n_cand += 1
     return candidates, n_cand
 
 
@@ -212,6 +252,13 @@ def meteor_pair_rows(hyp_tokens, hyp_offsets, ref_tokens, ref_offsets, group_hyp
     work = np.empty(1 << 16, dtype=np.int64)
     aux = np.empty(1 << 10, dtype=np.int64)
     slots = np.full((2, stem_ids.size), -1, dtype=np.int64)
+    # The hypothesis's word and stem index (_index_hypothesis).
+    word_seen = np.zeros(stem_ids.size, dtype=np.int64)
+    word_first = np.zeros(stem_ids.size, dtype=np.int64)
+    n_stems = stem_ids.max() + 1 if stem_ids.size else 1
+    stem_seen = np.zeros(n_stems, dtype=np.int64)
+    stem_first = np.zeros(n_stems, dtype=np.int64)
+    chains = np.empty((3, 64), dtype=np.int64)
     marker = 0
     for g in range(group_hyps.size - 1):
         r0, r1 = group_refs[g], group_refs[g + 1]
@@ -240,6 +287,12 @@ def meteor_pair_rows(hyp_tokens, hyp_offsets, ref_tokens, ref_offsets, group_hyp
             hyp = hyp_tokens[hyp_offsets[h] : hyp_offsets[h + 1]]
             n = hyp.size
             hyp_words = table_ids[hyp]
+            if chains.shape[1] < n:
+                chains = np.empty((3, 2 * n), dtype=np.int64)
+            n_synonymous = _index_hypothesis(
+                hyp, stem_ids, syn_offsets, h + 1, word_seen, word_first,
+                stem_seen, stem_first, chains,
+            )  # fmt: skip
             n_hyp_paths = 0
             marker += 1
             hyp_marker = marker
@@ -284,7 +337,8 @@ def meteor_pair_rows(hyp_tokens, hyp_offsets, ref_tokens, ref_offsets, group_hyp
                     else:
                         candidates, n_cand = _word_matches(
                             hyp, ref, kind, module, stem_ids, syn_offsets, syn_ids,
-                            slots, memo, candidates, n_cand,
+                            slots, memo, candidates, n_cand, h + 1, word_seen,
+                            word_first, stem_seen, stem_first, chains, n_synonymous,
                         )  # fmt: skip
                     if stagewise:
                         failed, work, aux = _align_stage(
