@@ -12,6 +12,11 @@ every step and the counts are equal.
 Words are local ids per group (:func:`scoring.batch.kernels_lcs.local_ids`):
 a hypothesis word found in none of the group's references is -1 and equals
 no reference word, which is all the search ever compares.
+
+Numba's on-disk cache keys each function on its own file only, and
+:func:`ter_edits_grid`'s cached machine code holds the kernels it calls from
+the other ``kernels_ter_*`` modules: a change there must come with a change
+here (or a cleared cache), or a cached run keeps the old search.
 """
 
 from __future__ import annotations

@@ -181,28 +181,60 @@ def perform_shift(words, n, start, end, destination, out):
 
 
 @without_refcounts
-def _distance_from(shifted, first, n, masks, k, m, plus, minus):
-    """Unpruned edit distance of ``shifted[:n]`` (Myers 1999, as
-    :func:`scoring.batch.kernels_edit._myers`), resumed at column ``first``
-    whose vertical differences are ``plus``/``minus``."""
+def _column_step(word, masks, k, full, last, plus, minus):
+    """Myers' (1999) update of the column ``plus``/``minus`` (vertical
+    differences) for the hypothesis word ``word``, as
+    :func:`scoring.batch.kernels_edit._myers`: the next column and the change
+    of its bottom cell."""
+    equal = masks[k, word] if word >= 0 else np.uint64(0)
+    vertical = equal | minus
+    horizontal = (((equal & plus) + plus) ^ plus) | equal
+    h_plus = minus | (full & ~(horizontal | plus))
+    h_minus = plus & horizontal
+    change = 1 if h_plus & last else (-1 if h_minus & last else 0)
+    h_plus = ((h_plus << _ONE) | _ONE) & full
+    h_minus = (h_minus << _ONE) & full
+    return h_minus | (full & ~(vertical | h_plus)), h_plus & vertical, change
+
+
+@without_refcounts
+def _shifted_distance(cur, n, start, end, destination, masks, k, m, bit_columns):
+    """Unpruned edit distance of ``cur[:n]`` shifted as :func:`perform_shift`
+    would (to a reference of at most 64 words), without writing the shifted
+    words out: after ``cur[:first]``, whose column (``bit_columns``: the
+    current hypothesis's columns) is where the programme resumes, the
+    shifted hypothesis is two runs of ``cur`` (the block and the words it
+    passes, in one order or the other) and then ``cur``'s own tail.
+
+    In the tail the shifted hypothesis's words are the current one's at the
+    same positions: once a column equals the current one's column there,
+    every later column does too, and the distance is the current one's."""
+    plus_of, minus_of = bit_columns[0], bit_columns[1]
+    if destination < start:
+        first = destination + 1
+        runs = (start, end + 1, destination + 1, start)
+        tail = end + 1
+    else:
+        stop = destination if destination > end else end + destination - start
+        stop = min(stop, n - 1)
+        first = start
+        runs = (end + 1, stop + 1, start, end + 1)
+        tail = max(stop + 1, end + 1)
     full = ~np.uint64(0) if m == WORD else (_ONE << np.uint64(m)) - _ONE
     last = _ONE << np.uint64(m - 1)
+    plus, minus = plus_of[first], minus_of[first]
     score = cell_cost(plus, minus, first, m)
-    for t in range(first, n):
-        word = shifted[t]
-        equal = masks[k, word] if word >= 0 else np.uint64(0)
-        vertical = equal | minus
-        horizontal = (((equal & plus) + plus) ^ plus) | equal
-        h_plus = minus | (full & ~(horizontal | plus))
-        h_minus = plus & horizontal
-        if h_plus & last:
-            score += 1
-        elif h_minus & last:
-            score -= 1
-        h_plus = ((h_plus << _ONE) | _ONE) & full
-        h_minus = (h_minus << _ONE) & full
-        plus = h_minus | (full & ~(vertical | h_plus))
-        minus = h_plus & vertical
+    for t in range(runs[0], runs[1]):
+        plus, minus, change = _column_step(cur[t], masks, k, full, last, plus, minus)
+        score += change
+    for t in range(runs[2], runs[3]):
+        plus, minus, change = _column_step(cur[t], masks, k, full, last, plus, minus)
+        score += change
+    for t in range(tail, n):
+        if plus == plus_of[t] and minus == minus_of[t]:
+            return cell_cost(plus_of[n], minus_of[n], n, m)
+        plus, minus, change = _column_step(cur[t], masks, k, full, last, plus, minus)
+        score += change
     return score
 
 
@@ -281,30 +313,30 @@ def best_shift(
                     ):
                         # Smaller blocks cannot do better either.
                         return best_edits if shift_cost == 1 else -1
-                    perform_shift(cur, n, start, end, destination, shifted)
                     # The cost, exact when below best_edits (else some number
                     # >= best_edits), as BeamEditCost(shifted, below=...).
-                    # shifted[:first] is cur[:first]: resume from its column.
-                    first = min(start, destination + 1)
                     if m <= WORD:
-                        cost = _distance_from(
-                            shifted, first, n, masks, k, m,
-                            bit_columns[0, first], bit_columns[1, first],
+                        cost = _shifted_distance(
+                            cur, n, start, end, destination, masks, k, m,
+                            bit_columns,
                         )  # fmt: skip
                     else:
+                        perform_shift(cur, n, start, end, destination, shifted)
+                        # shifted[:first] is cur[:first]: resume from its column.
+                        first = min(start, destination + 1)
                         cost = block_distance_from(
                             shifted, first, n, long_masks, k, m, long_columns,
                             long_work,
                         )  # fmt: skip
                     if cost < best_edits and cost - unknown > beam_width:
+                        perform_shift(cur, n, start, end, destination, shifted)
                         cost = pruned_cost(
                             shifted, n, ref, m, beam_width, columns[0], columns[1]
                         )
                     # Kept when its gain is positive, or zero before any
                     # shift is kept: exactly when it costs less than the best.
                     if cost < best_edits:
-                        for p in range(n):
-                            best[p] = shifted[p]
+                        perform_shift(cur, n, start, end, destination, best)
                         best_edits = cost
                         shift_cost = 1
                         if best_edits <= floor:
