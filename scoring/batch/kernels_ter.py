@@ -63,6 +63,7 @@ def scratch(longest_hyp, longest_ref, n_words):
         np.zeros((2, n + 1, block_count(m)), dtype=np.uint64),  # long columns
         np.zeros((2, block_count(m)), dtype=np.uint64),  # one long column
         np.zeros(max(n_words, 1), dtype=np.int32),  # reference word counts
+        np.zeros(n, dtype=np.int32),  # block starts that reach a candidate
     )
 
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from scoring.batch.kernels_lcs import _popcount as popcount
 from scoring.batch.kernels_ter_align import (
     cell_cost,
     pruned_cost,
@@ -96,9 +97,15 @@ def _far(target, start, end):
 
 
 @without_refcounts
-def _reaches(n, starts, positions, runs, ref_to_hyp, hyp_errors_before, reach):
+def _reaches(
+    n, starts, positions, runs, ref_to_hyp, hyp_errors_before, reach, reaching
+):
     """``reach[s]``: the longest block from s whose candidates the per-pair
-    ``candidate_shifts`` loop considers before it stops (0: none)."""
+    ``candidate_shifts`` loop considers before it stops (0: none). Returns
+    how many starts reach a block, listed ascending in ``reaching``, and the
+    longest reach: the search visits only those starts and sizes."""
+    count = 0
+    longest = 0
     for s in range(n):
         reach[s] = 0
         legal_first = False
@@ -133,6 +140,11 @@ def _reaches(n, starts, positions, runs, ref_to_hyp, hyp_errors_before, reach):
             if not extended:
                 break
             size += 1
+        if reach[s] > 0:
+            reaching[count] = s
+            count += 1
+            longest = max(longest, reach[s])
+    return count, longest
 
 
 @without_refcounts
@@ -198,7 +210,9 @@ def _column_step(word, masks, k, full, last, plus, minus):
 
 
 @without_refcounts
-def _shifted_distance(cur, n, start, end, destination, masks, k, m, bit_columns):
+def _shifted_distance(
+    cur, n, start, end, destination, masks, k, m, bit_columns, current, below
+):
     """Unpruned edit distance of ``cur[:n]`` shifted as :func:`perform_shift`
     would (to a reference of at most 64 words), without writing the shifted
     words out: after ``cur[:first]``, whose column (``bit_columns``: the
@@ -208,7 +222,12 @@ def _shifted_distance(cur, n, start, end, destination, masks, k, m, bit_columns)
 
     In the tail the shifted hypothesis's words are the current one's at the
     same positions: once a column equals the current one's column there,
-    every later column does too, and the distance is the current one's."""
+    every later column does too, and the distance is the current one's
+    (``current``). Before that, the distance is at least ``current`` minus
+    how far the column falls below the current one's in any row, at most
+    the sum of the rows' drops in vertical difference; once that bound
+    reaches ``below`` the bound is returned. So the result is exact when
+    below ``below``, else some number >= ``below``, as ``best_shift`` needs."""
     plus_of, minus_of = bit_columns[0], bit_columns[1]
     if destination < start:
         first = destination + 1
@@ -231,8 +250,14 @@ def _shifted_distance(cur, n, start, end, destination, masks, k, m, bit_columns)
         plus, minus, change = _column_step(cur[t], masks, k, full, last, plus, minus)
         score += change
     for t in range(tail, n):
-        if plus == plus_of[t] and minus == minus_of[t]:
-            return cell_cost(plus_of[n], minus_of[n], n, m)
+        plus_here, minus_here = plus_of[t], minus_of[t]
+        if plus == plus_here and minus == minus_here:
+            return current
+        # D[i] - D_current[i] sums the rows' differences above i, each at
+        # least -(the current's +1 lost) - (a -1 gained).
+        drop = popcount(plus_here & ~plus) + popcount(minus & ~minus_here)
+        if current - drop >= below:
+            return current - drop
         plus, minus, change = _column_step(cur[t], masks, k, full, last, plus, minus)
         score += change
     return score
@@ -268,22 +293,31 @@ def best_shift(
     _occurrences(cur, n, ref, m, first_of, next_of, starts, positions, runs)
     _cumulative(hyp_error, n, hyp_errors_before)
     _cumulative(ref_error, m, ref_errors_before)
-    _reaches(n, starts, positions, runs, ref_to_hyp, hyp_errors_before, reach)
+    reaching = work[16]
+    n_reaching, longest = _reaches(
+        n, starts, positions, runs, ref_to_hyp, hyp_errors_before, reach, reaching
+    )
     long_columns, long_work = work[13], work[14]
     if m > WORD:
         block_columns(cur, n, long_masks, k, m, long_columns)
+        current = 0
+    else:  # the current hypothesis's unpruned distance
+        current = cell_cost(bit_columns[0, n], bit_columns[1, n], n, m)
     best_edits = edits
     shift_cost = 0  # cost of the kept shift: 0 until one is kept
     # Block sizes longest first; a block of `size` words fixes at most
     # 2 * size errors, so the search stops once the kept shift gains that
     # much. (The per-pair code also visits an always empty bucket of
     # MAX_SHIFT_SIZE + 1 words first; its stop test cannot fire there.)
-    for size in range(MAX_SHIFT_SIZE, 0, -1):
+    # (Sizes past the longest reach have no candidate, and the stop test
+    # cannot fire before a shift is kept.)
+    for size in range(longest, 0, -1):
         most_fixable = 2 * size
         fixed = edits - (shift_cost + best_edits)
         if fixed > most_fixable or (shift_cost == 1 and fixed == most_fixable):
             break
-        for start in range(n):
+        for listed in range(n_reaching):
+            start = reaching[listed]
             if reach[start] < size:
                 continue
             end = start + size - 1
@@ -318,7 +352,7 @@ def best_shift(
                     if m <= WORD:
                         cost = _shifted_distance(
                             cur, n, start, end, destination, masks, k, m,
-                            bit_columns,
+                            bit_columns, current, best_edits,
                         )  # fmt: skip
                     else:
                         perform_shift(cur, n, start, end, destination, shifted)

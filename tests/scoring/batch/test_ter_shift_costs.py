@@ -49,6 +49,7 @@ def shift_costs(hyp: list[int], ref: list[int], vocabulary: int):
     work = scratch(n, m, vocabulary)
     # A beam wider than any distance: the bit-parallel columns, no pruning.
     _align(cur, n, ref_array, m, masks, 0, 0, 10_000, work)
+    current = levenshtein(hyp, ref)
     out = np.zeros(n, dtype=np.int32)
     for start in range(n):
         for end in range(start, min(start + 4, n)):
@@ -58,9 +59,17 @@ def shift_costs(hyp: list[int], ref: list[int], vocabulary: int):
                 perform_shift(cur, n, start, end, destination, out)
                 shifted = reference_shift(tuple(hyp), start, end, destination)
                 assert tuple(out.tolist()) == shifted
-                cost = _shifted_distance(
-                    cur, n, start, end, destination, masks, 0, m, work[8]
-                )
+                exact = levenshtein(shifted, ref)
+                for below in (exact, exact + 1, 10_000):
+                    cost = _shifted_distance(
+                        cur, n, start, end, destination, masks, 0, m, work[8],
+                        current, below,
+                    )  # fmt: skip
+                    # Exact below the bound, else at least the bound.
+                    if exact < below:
+                        assert cost == exact, (hyp, ref, shifted, below)
+                    else:
+                        assert below <= cost <= exact, (hyp, ref, shifted, below)
                 yield shifted, cost
 
 
