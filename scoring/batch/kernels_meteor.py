@@ -4,8 +4,11 @@ Per pair, as :meth:`scoring.metrics.meteor.metric.Meteor.pair_row`: the
 candidate matches of each module in METEOR's order (exact, stem and synonym
 for every reference word j, hypothesis words i ascending; paraphrases
 reference-to-hypothesis then hypothesis-to-reference), the beam search of
-:mod:`scoring.batch.kernels_meteor_align`, then the statistics row of
-:func:`scoring.metrics.meteor.formula.alignment_row`.
+:mod:`scoring.batch.kernels_meteor_align` (for sentences of up to 63 words,
+the same search on a leaner path: :mod:`scoring.batch.kernels_meteor_beam`),
+then the statistics row of :func:`scoring.metrics.meteor.formula.alignment_row`.
+One-word candidates come from an index of the hypothesis built once for all
+its references (:func:`_index_hypothesis`).
 
 Words are the grid's token ids; what METEOR knows about each word comes in
 per-vocabulary arrays (:mod:`scoring.batch.meteor_lexicon`): function-word
