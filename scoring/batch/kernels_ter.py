@@ -11,7 +11,9 @@ every step and the counts are equal.
 
 Words are local ids per group (:func:`scoring.batch.kernels_lcs.local_ids`):
 a hypothesis word found in none of the group's references is -1 and equals
-no reference word, which is all the search ever compares.
+no reference word, which is all the search ever compares (the bit-parallel
+columns read it as an empty mask without branching: unknown words are common
+and a mispredicted branch per column cost about 8% of the time).
 
 Numba's on-disk cache keys each function on its own file only, and
 :func:`ter_edits_grid`'s cached machine code holds the kernels it calls from

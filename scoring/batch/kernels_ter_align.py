@@ -295,7 +295,8 @@ def bit_alignment_errors(
     minus_of[0] = minus
     for j in range(n):
         word = hyp[j]
-        equal = masks[k, word] if word >= 0 else np.uint64(0)
+        # Branch-free: a word absent from the reference (-1) matches no row.
+        equal = masks[k, max(word, 0)] & (np.uint64(0) - np.uint64(word >= 0))
         vertical = equal | minus
         horizontal = (((equal & plus) + plus) ^ plus) | equal
         h_plus = ((minus | (full & ~(horizontal | plus))) << _ONE | _ONE) & full

@@ -198,12 +198,14 @@ def _column_step(word, masks, k, full, last, plus, minus):
     differences) for the hypothesis word ``word``, as
     :func:`scoring.batch.kernels_edit._myers`: the next column and the change
     of its bottom cell."""
-    equal = masks[k, word] if word >= 0 else np.uint64(0)
+    # Branch-free: a word absent from the reference (-1) matches no row.
+    known = np.uint64(0) - np.uint64(word >= 0)
+    equal = masks[k, max(word, 0)] & known
     vertical = equal | minus
     horizontal = (((equal & plus) + plus) ^ plus) | equal
     h_plus = minus | (full & ~(horizontal | plus))
     h_minus = plus & horizontal
-    change = 1 if h_plus & last else (-1 if h_minus & last else 0)
+    change = np.int64((h_plus & last) != 0) - np.int64((h_minus & last) != 0)
     h_plus = ((h_plus << _ONE) | _ONE) & full
     h_minus = (h_minus << _ONE) & full
     return h_minus | (full & ~(vertical | h_plus)), h_plus & vertical, change

@@ -84,12 +84,14 @@ def test_every_shift_costs_the_edit_distance_of_the_shifted_words(seed):
         if rng.random() < 0.5:  # mostly the reference, so columns meet again
             hyp = ref[: rng.randint(1, min(len(ref), 14))]
             hyp[rng.randrange(len(hyp))] = rng.randrange(vocabulary)
+        if rng.random() < 0.5:  # a word in no reference: local id -1
+            hyp[rng.randrange(len(hyp))] = -1
         for shifted, cost in shift_costs(hyp, ref, vocabulary):
             assert cost == levenshtein(shifted, ref), (hyp, ref, shifted)
 
 
 def test_a_shift_that_changes_nothing_costs_the_current_distance():
     # Moving one of two equal neighbours: the columns meet at once.
-    hyp, ref = [1, 1, 2, 0], [0, 1, 1, 2]
+    hyp, ref = [1, 1, 2, 0, -1], [0, 1, 1, 2]
     for shifted, cost in shift_costs(hyp, ref, 3):
         assert cost == levenshtein(shifted, ref)
