@@ -109,9 +109,10 @@ _ENGLISH_APOSTROPHE_RULES = (
     _ContextRule("'", "[0-9]", "[s]", " '", adjacent=False),
 )
 _HAS_ALPHA = re.compile(f"[{_ALPHA}]")
-# A word's final period: a period before a space or at the end (the words are
+# A word's final period, the word longer than the period: a period after a
+# character other than a space, before a space or the end (the words are
 # joined by single spaces when it is searched).
-_WORD_FINAL_PERIOD = re.compile(r"\.(?= |\Z)")
+_WORD_FINAL_PERIOD = re.compile(r"\.(?<=[^ ]\.)(?= |\Z)")
 # METEOR 1.5 collapses ASCII and Unicode spaces (no-break, en/em/thin...,
 # narrow no-break, medium mathematical, ideographic).
 _UNICODE_SPACES = "\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000"
@@ -119,9 +120,11 @@ _WHITE = re.compile(f"[ {_UNICODE_SPACES}]+")
 # The runs _WHITE changes: all but a lone ASCII space.
 _WHITE_CHANGED = re.compile(f"[ {_UNICODE_SPACES}]{{2,}}|[{_UNICODE_SPACES}]")
 _HAS_UNICODE_SPACE = re.compile(f"[{_UNICODE_SPACES}]")
+_FROM_UNICODE_SPACE = re.compile(f"[{_UNICODE_SPACES}][ {_UNICODE_SPACES}]*")
 # Java's StringTokenizer splits on these five characters only.
 _TOKEN_SPLIT = re.compile("[ \t\n\r\f]+")
 _OTHER_TOKEN_SEPARATORS = ("\t", "\n", "\r", "\f")
+_SPACE_RUN = re.compile("  +")
 
 
 def java_tokens(text: str) -> tuple[str, ...]:
@@ -145,7 +148,7 @@ def _single_spaced(text: str) -> str:
     for separator in _OTHER_TOKEN_SEPARATORS:
         if separator in text:
             text = text.replace(separator, " ")
-    return " ".join(filter(None, text.split(" ")))
+    return _SPACE_RUN.sub(" ", text).strip(" ")
 
 
 def _split_final_periods(line: str, language: str) -> str:
@@ -161,8 +164,6 @@ def _split_final_periods(line: str, language: str) -> str:
     for match in _WORD_FINAL_PERIOD.finditer(text):
         period = match.start()
         start = text.rfind(" ", 0, period) + 1
-        if start == period:  # the word is "." alone
-            continue
         prefix = text[start:period]
         following = text[period + 2 : period + 3]  # its first character, if any
         kind = prefixes.get(prefix)
@@ -183,11 +184,15 @@ def _split_final_periods(line: str, language: str) -> str:
 
 
 def _collapse_spaces(text: str) -> str:
-    """``_WHITE.sub(" ", text)``; the search is skipped when no run differs
-    from a lone ASCII space (normalised text is single-spaced)."""
-    if "  " in text or _HAS_UNICODE_SPACE.search(text):
+    """``_WHITE.sub(" ", text)``. Without two spaces in a row (normalised text
+    is single-spaced) a run that changes is an optional space, a Unicode
+    space, then any spaces: replacing from the Unicode space on leaves two
+    spaces exactly where the run had a leading space, and nowhere else."""
+    if "  " in text:
         return _WHITE_CHANGED.sub(" ", text)
-    return text
+    if not _HAS_UNICODE_SPACE.search(text):
+        return text
+    return _FROM_UNICODE_SPACE.sub(" ", text).replace("  ", " ")
 
 
 def _replace_all(text: str, old: tuple[str, ...], new: str) -> str:
