@@ -14,3 +14,7 @@ Supported: BLEU/BLEUS, NIST, WER, PER, ROUGE-N/L/W/S/SU, chrF/chrF++, TER,
 METEOR (every parameter).
 The engine knows nothing of ORANGE: :mod:`scoring.orange` uses it.
 """
+
+from scoring.batch.kernel_cache import key_cache_by_source
+
+key_cache_by_source()
