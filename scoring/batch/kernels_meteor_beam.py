@@ -21,9 +21,9 @@ Same beam, same stable order, same quirks (distance credited to the path
 extended from, paths over a covered position dropped when no fixed match
 starts at their next index); the equality tests compare both searches.
 
-As with :mod:`scoring.batch.kernels_meteor_align`: Numba's cache of
-:mod:`scoring.batch.kernels_meteor` does not notice edits here; touch that
-module too.
+Numba's cache of :mod:`scoring.batch.kernels_meteor` would not notice
+edits here by itself: :mod:`scoring.batch.kernel_cache` keys the cache
+directory by every kernel module's source.
 """
 
 from __future__ import annotations

@@ -15,10 +15,10 @@ no reference word, which is all the search ever compares (the bit-parallel
 columns read it as an empty mask without branching: unknown words are common
 and a mispredicted branch per column cost about 8% of the time).
 
-Numba's on-disk cache keys each function on its own file only, and
+Numba's on-disk cache checks each function against its own file only, and
 :func:`ter_edits_grid`'s cached machine code holds the kernels it calls from
-the other ``kernels_ter_*`` modules: a change there must come with a change
-here (or a cleared cache), or a cached run keeps the old search.
+the other ``kernels_ter_*`` modules: the cache directory is therefore keyed
+by every kernel module's source (:mod:`scoring.batch.kernel_cache`).
 """
 
 from __future__ import annotations
