@@ -17,9 +17,9 @@ sorted stably; a pair whose key fields overflow their bits is reported
 (``-1``) and scored by the Python code instead.
 
 Numba's on-disk cache of :mod:`scoring.batch.kernels_meteor` holds these
-functions compiled into its own kernels and does not notice when this file
-changes: after editing here, touch that module too (or clear
-``__pycache__/kernels_meteor*.nb*``).
+functions compiled into its own kernels and would not notice by itself
+when this file changes: :mod:`scoring.batch.kernel_cache` keys the cache
+directory by every kernel module's source.
 """
 
 from __future__ import annotations

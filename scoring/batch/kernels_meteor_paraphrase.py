@@ -12,9 +12,9 @@ ascending, shortest phrase first, paraphrases in file order) and
 :func:`_occurrences` finds each paraphrase in the other sentence, giving the
 candidate matches in the jar's order.
 
-As with :mod:`scoring.batch.kernels_meteor_align`: Numba's cache of
-:mod:`scoring.batch.kernels_meteor` does not notice edits here; touch that
-module too.
+As with :mod:`scoring.batch.kernels_meteor_align`: the cache of
+:mod:`scoring.batch.kernels_meteor` is keyed by this module's source too
+(:mod:`scoring.batch.kernel_cache`).
 """
 
 from __future__ import annotations
