@@ -246,7 +246,19 @@ MTDASH_METEOR_PARAPHRASE_TABLE = env_str("MTDASH_METEOR_PARAPHRASE_TABLE", "")
 # default, under MTDASH_ARTIFACT_DIR), or an S3-compatible bucket
 # (MTDASH_ARTIFACT_STORAGE=s3 with MTDASH_S3_BUCKET, MTDASH_S3_ENDPOINT_URL,
 # MTDASH_S3_REGION; see mtdash.env.artifact_storage).
-MTDASH_ARTIFACT_DIR = Path(env_str("MTDASH_ARTIFACT_DIR", str(DATA_DIR / "artifacts")))
+# A parallel test run (pytest-xdist) gives each of its processes its own
+# database, where ids repeat: the artifacts named by those ids get a
+# directory per process too (the workers its tests start inherit the
+# variable), or one process's job 3 would read or delete another's files.
+_TEST_PROCESS = env_str("PYTEST_XDIST_WORKER", "")
+MTDASH_ARTIFACT_DIR = Path(
+    env_str(
+        "MTDASH_ARTIFACT_DIR",
+        str(DATA_DIR / "artifacts" / f"test-{_TEST_PROCESS}")
+        if _TEST_PROCESS
+        else str(DATA_DIR / "artifacts"),
+    )
+)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     # Hashed names and gzip copies, made by collectstatic (see STATIC_ROOT).

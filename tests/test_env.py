@@ -133,3 +133,49 @@ def test_env_example_documents_the_artifact_storage():
     assert STORAGE <= documented()
     text = (ROOT / ".env.example").read_text()
     assert "filesystem (default; MTDASH_ARTIFACT_DIR) or s3" in text
+
+
+def artifact_dir_in_a_fresh_process(tmp_path, **variables) -> str:
+    """The settings' artifact directory in a new Python process with these
+    environment variables (settings are read once per process)."""
+    import os
+    import subprocess
+    import sys
+
+    environment = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("PYTEST_XDIST_WORKER", "MTDASH_ARTIFACT_DIR")
+    }
+    environment.update(MTDASH_DATA_DIR=str(tmp_path), **variables)
+    environment["DJANGO_SETTINGS_MODULE"] = "mtdash.settings"
+    return subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import django; django.setup(); from django.conf import settings; "
+            "print(settings.MTDASH_ARTIFACT_DIR)",
+        ],
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    ).stdout.strip()
+
+
+def test_each_parallel_test_process_has_its_own_artifact_directory(tmp_path):
+    """Ids repeat across a parallel run's databases: the files they name must
+    not (one process's ORANGE job 3 deleted another's chunk files)."""
+    assert artifact_dir_in_a_fresh_process(tmp_path) == str(tmp_path / "artifacts")
+    first = artifact_dir_in_a_fresh_process(tmp_path, PYTEST_XDIST_WORKER="gw0")
+    second = artifact_dir_in_a_fresh_process(tmp_path, PYTEST_XDIST_WORKER="gw1")
+    assert first != second
+    assert {first, second} <= {
+        str(tmp_path / "artifacts" / "test-gw0"),
+        str(tmp_path / "artifacts" / "test-gw1"),
+    }
+    chosen = artifact_dir_in_a_fresh_process(
+        tmp_path, PYTEST_XDIST_WORKER="gw0", MTDASH_ARTIFACT_DIR=str(tmp_path / "x")
+    )
+    assert chosen == str(tmp_path / "x")
