@@ -7,9 +7,14 @@ import os
 
 import pytest
 
-from tests.support import services, wall_clock
+from tests.support import flush_retry, services, wall_clock
 
 PASSWORD = "correct horse battery staple"
+
+
+def pytest_configure(config):
+    flush_retry.install()
+
 
 _run_lock: wall_clock.RunLock | None = None
 
