@@ -1,6 +1,6 @@
 """Compiled paraphrase-table lookups of METEOR's paraphrase stage.
 
-The table comes as int arrays (:class:`scoring.batch.meteor_lexicon.ParaphraseIndex`):
+The table comes as int arrays (:meth:`scoring.metrics.meteor.paraphrase_table.ParaphraseTable.kernel_tuple`):
 ``slot_keys`` hashes its phrases (phrase id per slot, -1 empty; FNV-1a over
 the phrase's word ids, linear probing), ``para_offsets`` / ``para_phrases``
 list each phrase's paraphrases in file order, ``phrase_offsets`` /

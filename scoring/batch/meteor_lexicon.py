@@ -7,8 +7,7 @@ here with the metric's own functions (its stemmer,
 :func:`scoring.metrics.meteor.stages.synonym_sets`, its function-word list)
 and remembered across chunks. The paraphrase table is held as the kernels'
 integer arrays already (:mod:`scoring.metrics.meteor.paraphrase_table`,
-loaded from a cache file); :func:`paraphrase_index` adds its word -> id
-dict once per process.
+loaded from a cache file), with its word -> id dict built once per table.
 """
 
 from __future__ import annotations
@@ -20,66 +19,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from scoring.metrics.meteor.config import MeteorConfig
-from scoring.metrics.meteor.stages import ParaphraseTable, synonym_sets
+from scoring.metrics.meteor.stages import synonym_sets
 
 _LOCK = threading.Lock()
-
-
-@dataclass(frozen=True)
-class ParaphraseIndex:
-    """A paraphrase table as int arrays (see :mod:`scoring.batch.kernels_meteor`).
-
-    ``words``: table word -> id; phrases (keys and paraphrases) are numbered,
-    ``phrase_offsets (P + 1,)`` / ``phrase_tokens`` give their word ids;
-    ``para_offsets (P + 1,)`` / ``para_phrases`` the paraphrases of each
-    phrase in file order; ``slot_keys`` hashes the phrases that are keys.
-    """
-
-    words: dict[str, int]
-    slot_keys: np.ndarray
-    para_offsets: np.ndarray
-    para_phrases: np.ndarray
-    phrase_offsets: np.ndarray
-    phrase_tokens: np.ndarray
-    max_len: int
-
-    def kernel_tuple(self) -> tuple:
-        return (
-            self.slot_keys,
-            self.para_offsets,
-            self.para_phrases,
-            self.phrase_offsets,
-            self.phrase_tokens,
-            self.max_len,
-        )
-
-
-def _build_index(table: ParaphraseTable) -> ParaphraseIndex:
-    # The table is held as these arrays already (and loaded from its cache
-    # file: scoring.metrics.meteor.paraphrase_store); only the word -> id
-    # dict is built here, once per process.
-    return ParaphraseIndex(
-        words=table.word_ids,
-        slot_keys=table.slot_keys,
-        para_offsets=table.para_offsets,
-        para_phrases=table.para_phrases,
-        phrase_offsets=table.phrase_offsets,
-        phrase_tokens=table.phrase_tokens,
-        max_len=table.max_len,
-    )
-
-
-_INDEXES: dict[int, tuple[ParaphraseTable, ParaphraseIndex]] = {}
-
-
-def paraphrase_index(table: ParaphraseTable) -> ParaphraseIndex:
-    """The table's integer index, built once per table object and process."""
-    with _LOCK:
-        found = _INDEXES.get(id(table))
-        if found is None or found[0] is not table:
-            found = (table, _build_index(table))
-            _INDEXES[id(table)] = found
-        return found[1]
 
 
 def empty_paraphrase_tuple() -> tuple:
@@ -146,14 +88,13 @@ class MeteorLexicon:
             return np.full(len(vocabulary), -1, dtype=np.int64), (
                 empty_paraphrase_tuple()
             )
-        index = paraphrase_index(table)
-        words = index.words
+        words = table.word_ids
         ids = np.fromiter(
             (words.get(word, -1) for word in vocabulary),
             dtype=np.int64,
             count=len(vocabulary),
         )
-        return ids, index.kernel_tuple()
+        return ids, table.kernel_tuple()
 
 
 _LEXICONS: dict[int, MeteorLexicon] = {}

@@ -57,6 +57,12 @@ class ParaphraseTable:
         """The table of ``phrases`` (insertion order is file order)."""
         return _arrays_of(phrases)
 
+    def kernel_tuple(self) -> tuple:
+        """The arrays the compiled matcher takes
+        (:mod:`scoring.batch.kernels_meteor_paraphrase`)."""
+        return (self.slot_keys, self.para_offsets, self.para_phrases,
+                self.phrase_offsets, self.phrase_tokens, self.max_len)  # fmt: skip
+
     @cached_property
     def word_ids(self) -> dict[str, int]:
         """Word -> id (the kernels' word ids)."""
