@@ -52,4 +52,8 @@ def test_preload_builds_the_metric_and_the_kernels_index(table):
     assert "para:paraphrase-tiny.gz" in metric.signature()
     assert seconds >= 0.0
     paraphrases = metric.config.paraphrase_table
-    assert any(table is paraphrases for table, _ in meteor_lexicon._INDEXES.values())
+    # The kernels' word ids of the table are built (a cached property), and
+    # the lexicon of this very configuration is the one the jobs will use.
+    assert "word_ids" in vars(paraphrases)
+    assert paraphrases.word_ids["cat"] >= 0
+    assert meteor_lexicon.lexicon_for(metric.config).config is metric.config
