@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 from importlib import import_module
 from itertools import combinations
+from unittest import mock
 
 import numpy as np
 import pandas as pd
@@ -26,12 +27,14 @@ from mtdash.evaluation.leaderboard.comparisons import (
 )
 from mtdash.evaluation.leaderboard.figures import leaderboard_figure
 from mtdash.evaluation.models import ComparisonJob, MetricComparison
+from mtdash.evaluation.services import scoring_jobs
 from mtdash.evaluation.services.scoring_jobs import run_scoring_job
 from mtdash.evaluation.services.uploads import (
     TestSetData,
     create_system_output,
     create_test_set,
 )
+from mtdash.judgments.imports import judgments as judgment_imports
 from mtdash.judgments.imports.judgments import import_judgments
 from tests.conftest import PASSWORD
 
@@ -93,12 +96,20 @@ def compared(team, owner):
             references={"A": references},
         ),
     )
-    for name, lines in outputs.items():
-        job = create_system_output(
-            test_set, owner, name, lines, metrics=("chrf",), queue=False
-        )
-        assert run_scoring_job(job.pk)
-    import_judgments(test_set, owner, judgments_csv(), "adequacy.csv")
+    # The comparison is computed here with OPTIONS, never by a queued job: in
+    # a transactional test a real worker of this session would otherwise run
+    # one that read the outputs while they were still being added and wrote
+    # a human column of two systems after this one (seen in CI).
+    with (
+        mock.patch.object(scoring_jobs, "request_comparison"),
+        mock.patch.object(judgment_imports, "request_comparison"),
+    ):
+        for name, lines in outputs.items():
+            job = create_system_output(
+                test_set, owner, name, lines, metrics=("chrf",), queue=False
+            )
+            assert run_scoring_job(job.pk)
+        import_judgments(test_set, owner, judgments_csv(), "adequacy.csv")
     compare_test_set(test_set, options=OPTIONS, analyses=False)
     return test_set
 
