@@ -7,13 +7,17 @@ import os
 
 import pytest
 
-from tests.support import flush_retry, services, wall_clock
+from tests.support import data_selection, flush_retry, services, wall_clock
 
 PASSWORD = "correct horse battery staple"
 
 
 def pytest_configure(config):
     flush_retry.install()
+
+
+def pytest_collection_modifyitems(config, items):
+    data_selection.select(config, items)  # MTDASH_ONLY_DATA_TESTS=1 only
 
 
 _run_lock: wall_clock.RunLock | None = None
