@@ -16,7 +16,21 @@ from mtdash.common.beat_scheduler import SWEEP_TASK, SweepingScheduler
 
 
 @pytest.fixture
-def scheduler(tmp_path):
+def closed(monkeypatch):
+    """The sweep's calls of Django's close_old_connections, recorded rather
+    than made: these tests touch no database, and a connection an earlier
+    test of this process left open must not be checked here (pytest-django
+    blocks database access outside database tests; a parallel run's order
+    put such a test first)."""
+    import django.db
+
+    calls = []
+    monkeypatch.setattr(django.db, "close_old_connections", lambda: calls.append(1))
+    return calls
+
+
+@pytest.fixture
+def scheduler(tmp_path, closed):
     return SweepingScheduler(
         app=celery_app, schedule_filename=str(tmp_path / "schedule"), lazy=True
     )
@@ -34,13 +48,16 @@ def test_the_settings_name_this_scheduler_and_the_sweep_entry():
     assert entry["task"] == SWEEP_TASK
 
 
-def test_the_sweep_runs_here_and_sends_no_message(scheduler, monkeypatch, caplog):
+def test_the_sweep_runs_here_and_sends_no_message(
+    scheduler, closed, monkeypatch, caplog
+):
     swept, sent = [], []
     monkeypatch.setattr(sweeper, "sweep_jobs", lambda: swept.append(1) or {})
     monkeypatch.setattr(celery_app, "send_task", lambda *a, **k: sent.append(a))
     with caplog.at_level(logging.INFO, logger=beat_scheduler.__name__):
         scheduler.apply_entry(sweep_entry(), producer=None)
     assert swept == [1] and sent == []
+    assert closed == [1, 1]  # before and after the sweep, as around a request
     assert "sweeper: swept in" in caplog.text
 
 
