@@ -11,11 +11,14 @@ from tests.support import data_selection
 
 
 def test_a_module_importing_realdata_through_a_helper_reads_data() -> None:
-    # conftest imports realdata itself; batch_cases does not, but the
-    # modules using both are kept either way.
+    # test_stats_wmt_protocol_runs never names realdata: it imports
+    # wmt_protocol_data, which does.
+    module = "tests.scoring.stats.test_stats_wmt_protocol_runs"
+    source = data_selection.TESTS_DIR / "scoring/stats/test_stats_wmt_protocol_runs.py"
+    assert "realdata" not in source.read_text(encoding="utf-8")
+    assert data_selection.reads_data(module)
     assert data_selection.reads_data("tests.scoring.conftest")
     assert data_selection.reads_data("tests.scoring.support.realdata")
-    assert data_selection.reads_data("tests.scoring.stats.test_stats_wmt_protocol")
 
 
 def test_a_module_without_the_data_does_not() -> None:

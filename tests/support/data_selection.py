@@ -43,7 +43,9 @@ def _module_name(path: Path) -> str:
 def _imported(path: Path) -> set[str]:
     """Modules of ``tests`` that the file imports (and their packages)."""
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    package = _module_name(path).rsplit(".", 1)[0]
+    module = _module_name(path)
+    # A package's __init__ is its own anchor for relative imports.
+    package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
     names: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
