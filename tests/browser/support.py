@@ -78,3 +78,19 @@ def gone(element):
         return False
 
     return check
+
+
+def click_fresh(wait: WebDriverWait, selector: str) -> None:
+    """Click the first element matching the CSS ``selector``, finding it
+    again when the page replaced it between the find and the click (a
+    leaderboard that refreshes itself while a follow-up job runs swaps its
+    table in place)."""
+
+    def clicked(driver) -> bool:
+        try:
+            driver.find_element(By.CSS_SELECTOR, selector).click()
+        except StaleElementReferenceException:
+            return False
+        return True
+
+    wait.until(clicked)

@@ -19,7 +19,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from tests.browser.support import full_page
+from tests.browser.support import click_fresh, full_page
 from tests.conftest import PASSWORD
 from tests.scoring.support.realdata import DATA_DIR
 
@@ -126,7 +126,7 @@ def test_upload_then_leaderboard_system_sentence_compare_and_references(
 
     # The first system's page, then one of its sentences.
     wait.until(EC.presence_of_element_located((By.ID, "leaderboard")))
-    browser.find_element(By.CSS_SELECTOR, "#leaderboard tbody a.system-name").click()
+    click_fresh(wait, "#leaderboard tbody a.system-name")
     sentences = wait.until(EC.presence_of_element_located((By.ID, "sentence-table")))
     assert "95%" in browser.find_element(By.ID, "corpus-scores").text
     full_page(browser, "03-system.png")
