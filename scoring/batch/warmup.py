@@ -70,6 +70,9 @@ KERNELS = (
     kernels_red.red_subset_features,
     kernels_wnm.wnm_subset_statistics,
     kernels_text.scan_nbest_block,
+    kernels_text.merge_vocabulary,
+    kernels_text.rehash_vocabulary,
+    kernels_text.map_words,
     kernels_meteor.meteor_pair_rows,
     kernels_meteor.build_phrase_hash,
     _power,
@@ -91,6 +94,7 @@ def warm_up() -> float:
     metrics.append(wnm.for_sentences([0]))
     subset_scores(metrics, grid, masks)
     kernels_text.scan_example()  # the n-best reader's scanner
+    kernels_text.vocabulary_example()  # and its shared vocabulary
     kernels_meteor.hash_example()  # METEOR's paraphrase-table index
     return time.perf_counter() - started
 

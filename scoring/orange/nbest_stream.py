@@ -31,7 +31,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from scoring.batch.kernels_text import TABLE_FULL, scan_nbest_block
+from scoring.batch.kernels_text import (
+    TABLE_FULL,
+    map_words,
+    merge_vocabulary,
+    rehash_vocabulary,
+    scan_nbest_block,
+)
 from scoring.errors import InputFileError
 from scoring.orange.candidate_texts import CandidateTexts, DroppedTexts, TextBlock
 from scoring.orange.heap import release_free_memory
@@ -88,7 +94,11 @@ class _Block:
     line_numbers: np.ndarray | None = None
     word_counts: np.ndarray | None = None
     words: np.ndarray | None = None  # block-local ids
-    vocabulary: list[str] | None = None
+    # Word v of the block's vocabulary: vocab_bytes[vocab_starts[v]:vocab_stops[v]]
+    # (UTF-8; for the fast path the block's own bytes, so no string is made).
+    vocab_bytes: np.ndarray | None = None
+    vocab_starts: np.ndarray | None = None
+    vocab_stops: np.ndarray | None = None
     texts: TextBlock | None = None
     problem: InputFileError | None = None
     # Bytes before the problem's line, for an invalid UTF-8 byte.
@@ -154,6 +164,8 @@ def _read_with_python(data: bytes, first_line: int, name: str) -> _Block:
         dtype=np.int32,
         count=len(flat),
     )
+    encoded = [word.encode("utf-8") for word in local]
+    stops = np.cumsum([len(word) for word in encoded], dtype=np.int64)
     return _Block(
         first_line,
         data,
@@ -161,7 +173,9 @@ def _read_with_python(data: bytes, first_line: int, name: str) -> _Block:
         np.asarray(numbers, dtype=np.int64),
         np.asarray(counts, dtype=np.int64),
         word_ids,
-        list(local),
+        np.frombuffer(b"".join(encoded), dtype=np.uint8),
+        stops - np.array([len(word) for word in encoded], dtype=np.int64),
+        stops,
         TextBlock.from_strings(texts),
     )
 
@@ -199,6 +213,7 @@ def _scan_fast(first_line: int, data: bytes) -> _Block | None:
         vocab_start = np.empty(table_size // 2 + 1, dtype=np.int32)
         vocab_stop = np.empty(table_size // 2 + 1, dtype=np.int32)
         table = np.full(table_size, -1, dtype=np.int32)
+        keys = np.empty(table_size, dtype=np.uint64)
         n_cand, n_words, n_vocab, slow_line = scan_nbest_block(
             buf,
             ids,
@@ -210,16 +225,13 @@ def _scan_fast(first_line: int, data: bytes) -> _Block | None:
             vocab_start,
             vocab_stop,
             table,
+            keys,
         )
         if slow_line != TABLE_FULL:
             break
         table_size *= 4
     if slow_line >= 0:
         return None
-    vocabulary = [
-        data[a:b].decode("utf-8")
-        for a, b in zip(vocab_start[:n_vocab].tolist(), vocab_stop[:n_vocab].tolist())
-    ]
     return _Block(
         first_line,
         data,
@@ -227,7 +239,9 @@ def _scan_fast(first_line: int, data: bytes) -> _Block | None:
         lines[:n_cand] + first_line,
         counts[:n_cand].copy(),
         words[:n_words].copy(),
-        vocabulary,
+        buf,
+        vocab_start[:n_vocab].astype(np.int64),
+        vocab_stop[:n_vocab].astype(np.int64),
         TextBlock(data, starts[:n_cand].copy(), stops[:n_cand].copy()),
     )
 
@@ -272,11 +286,7 @@ class _WordSegments:
                 self._current = np.empty(size, dtype=np.int32)
                 self._used = 0
             take = min(local_ids.size - done, self._current.size - self._used)
-            np.take(
-                mapping,
-                local_ids[done : done + take],
-                out=self._current[self._used : self._used + take],
-            )
+            map_words(mapping, local_ids[done : done + take], self._current, self._used)
             self._used += take
             done += take
 
@@ -297,6 +307,78 @@ class _WordSegments:
             position += size
             segments[i] = None  # type: ignore[call-overload]
         return out
+
+
+class _SharedVocabulary:
+    """The words of every block so far, numbered in order of first
+    appearance, kept as UTF-8 bytes in compiled code
+    (:func:`~scoring.batch.kernels_text.merge_vocabulary`): a block's
+    words are looked up without making a Python string for each, and
+    without the GIL, so the scanning threads keep running meanwhile.
+    Table 7's list has about 170 blocks of 25,000 distinct words each;
+    decoding and looking them up in a dict took about 8 s on the main
+    thread."""
+
+    def __init__(self) -> None:
+        # Small at first, grown as needed (amortised: a few copies in all),
+        # so that even a tiny list, such as the one that makes the kernels
+        # ready, calls every kernel here.
+        self.size = 0
+        self._table = np.full(1 << 4, -1, dtype=np.int32)
+        self._hashes = np.empty(1 << 3, dtype=np.uint64)
+        self._offsets = np.zeros((1 << 3) + 1, dtype=np.int64)
+        self._arena = np.empty(1 << 6, dtype=np.uint8)
+
+    def ids_of(self, block: _Block) -> np.ndarray:
+        """Shared id of each word of ``block``'s vocabulary (adding new ones)."""
+        starts, stops = block.vocab_starts, block.vocab_stops
+        self._make_room(starts.size, int((stops - starts).sum()))
+        mapping = np.empty(starts.size, dtype=np.int32)
+        self.size = merge_vocabulary(
+            block.vocab_bytes,
+            starts,
+            stops,
+            mapping,
+            self._table,
+            self._hashes,
+            self._arena,
+            self._offsets,
+            self.size,
+        )
+        return mapping
+
+    def _make_room(self, new_words: int, new_bytes: int) -> None:
+        words = self.size + new_words
+        if words > self._hashes.size:
+            capacity = max(2 * self._hashes.size, words)
+            self._hashes = _grown(self._hashes, capacity)
+            self._offsets = _grown(self._offsets, capacity + 1)
+        used = int(self._offsets[self.size])
+        if used + new_bytes > self._arena.size:
+            self._arena = _grown(
+                self._arena, max(2 * self._arena.size, used + new_bytes)
+            )
+        if 2 * words >= self._table.size:
+            size = self._table.size
+            while 2 * words >= size:
+                size *= 4
+            self._table = np.full(size, -1, dtype=np.int32)
+            rehash_vocabulary(self._table, self._hashes, self.size)
+
+    def words(self) -> tuple[str, ...]:
+        """Every word, by id, as text (each decoded once)."""
+        data = self._arena[: int(self._offsets[self.size])].tobytes()
+        bounds = self._offsets[: self.size + 1].tolist()
+        return tuple(
+            data[start:stop].decode("utf-8")
+            for start, stop in zip(bounds[:-1], bounds[1:])
+        )
+
+
+def _grown(array: np.ndarray, size: int) -> np.ndarray:
+    bigger = np.empty(size, dtype=array.dtype)
+    bigger[: array.size] = array
+    return bigger
 
 
 def _raise_first_problem(block: _Block, name: str, previous_id: int | None):
@@ -364,7 +446,7 @@ def _nbest_words(
     *,
     keep_texts: bool = True,
 ) -> NBestWords:
-    vocabulary: dict[str, int] = {}
+    vocabulary = _SharedVocabulary()
     id_parts, line_parts, count_parts, text_blocks = [], [], [], []
     word_ids = _WordSegments()
     previous_id: int | None = None
@@ -377,14 +459,8 @@ def _nbest_words(
         if ids.size:
             _check_order(name, ids, numbers, previous_id)
             previous_id = int(ids[-1])
-        # New words get the next ids; then every word's id, at C speed.
-        new = [word for word in block.vocabulary if word not in vocabulary]
-        vocabulary.update(zip(new, range(len(vocabulary), len(vocabulary) + len(new))))
-        mapping = np.fromiter(
-            map(vocabulary.__getitem__, block.vocabulary),
-            dtype=np.int32,
-            count=len(block.vocabulary),
-        )
+        # New words get the next ids; then every word's shared id.
+        mapping = vocabulary.ids_of(block)
         id_parts.append(ids)
         line_parts.append(numbers)
         count_parts.append(block.word_counts)
@@ -403,7 +479,7 @@ def _nbest_words(
         line_numbers=_joined(line_parts, np.int64),
         word_offsets=np.concatenate(([0], np.cumsum(counts))).astype(np.int64),
         words=word_ids.joined(),
-        vocabulary=tuple(vocabulary),
+        vocabulary=vocabulary.words(),
         texts=(
             CandidateTexts(text_blocks)
             if keep_texts

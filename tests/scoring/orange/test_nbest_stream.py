@@ -184,3 +184,31 @@ def test_texts_can_be_dropped_as_the_blocks_are_read(tmp_path):
     assert len(dropped.texts) == len(kept.texts) == kept.n_candidates
     with pytest.raises(RuntimeError, match="texts were not kept"):
         dropped.texts[0]
+
+
+def test_many_distinct_words_keep_their_first_appearance_ids(tmp_path):
+    # More distinct words than the shared vocabulary first holds (its table,
+    # hashes and byte arena grow while blocks arrive), words of up to seven
+    # bytes (packed keys) and longer ones (hashed, compared byte by byte)
+    # that differ only after their eighth byte, and multi-byte UTF-8.
+    words = [f"w{i}" for i in range(40_000)]
+    words += [f"longword{i:06d}" for i in range(20_000)]
+    words += ["naïve", "naïveté", "日本語", "日本語です", "abcdefg", "abcdefgh"]
+    lines = []
+    for sentence in range(500):
+        for candidate in range(4):
+            chosen = [
+                words[(sentence * 131 + candidate * 17 + k * 977) % len(words)]
+                for k in range(60)
+            ]
+            lines.append(f"{sentence} ||| {' '.join(chosen)} ||| f= 0 ||| -1")
+    path = tmp_path / "nbest"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    first_seen = list(
+        dict.fromkeys(word for line in lines for word in line.split(" ||| ")[1].split())
+    )
+    assert len(first_seen) > 1 << 15  # beyond the first capacity
+    for block_bytes in (1 << 20, 5000):
+        got = read_nbest_words(path, block_bytes=block_bytes, workers=2)
+        assert list(got.vocabulary) == first_seen
+        assert_reads_like_iter_nbest(path, block_bytes=block_bytes)
