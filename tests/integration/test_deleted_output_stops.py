@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import time
+from pathlib import Path
 
 import pytest
 
@@ -54,12 +55,36 @@ def broker(django_db_setup, django_db_blocker, tmp_path_factory):
     services.use_broker(previous)
 
 
-@pytest.fixture
-def worker(broker, tmp_path):
-    """One worker of this module's own; yields (process, log path)."""
-    process = broker.worker(tmp_path, "scorer", {})
-    yield process, tmp_path / "scorer.log"
+class LogSince:
+    """What a worker logged from the moment this was made on."""
+
+    def __init__(self, path: Path):
+        self.path, self.start = path, path.stat().st_size
+
+    def read_text(self) -> str:
+        with self.path.open("rb") as log:
+            log.seek(self.start)
+            return log.read().decode(errors="replace")
+
+
+@pytest.fixture(scope="module")
+def module_worker(broker, tmp_path_factory):
+    """The module's one worker, shared by its tests: each claim is about
+    what a running worker does with a job (drop it, fail it), and a worker
+    process costs some 2.5 s of CPU to start. Each test checks that it is
+    still alive."""
+    logs = tmp_path_factory.mktemp("deleted-output-worker")
+    process = broker.worker(logs, "scorer", {})
+    yield process, logs / "scorer.log"
     services.stop(process)
+
+
+@pytest.fixture
+def worker(module_worker):
+    """The module's worker, alive; (process, its log from this test on)."""
+    process, log_path = module_worker
+    assert process.poll() is None, log_path.read_text()[-3000:]
+    return process, LogSince(log_path)
 
 
 def random_segments(rng: random.Random, count: int, words: int) -> list[str]:
@@ -90,7 +115,7 @@ def finished(pk: int) -> ScoringJob | None:
 def test_a_job_whose_output_is_deleted_stops_and_frees_the_worker(
     worker, long_test_set, test_set, owner
 ):
-    process, log_path = worker
+    process, log = worker
     long_set, rng = long_test_set
     hypotheses = random_segments(rng, LONG_SEGMENTS, LONG_WORDS)
     job = create_system_output(
@@ -105,7 +130,7 @@ def test_a_job_whose_output_is_deleted_stops_and_frees_the_worker(
     delete_output(SystemOutput.objects.get(pk=job.output_id))
     deleted_at = time.monotonic()
     services.wait_until(
-        lambda: "stopping the work" in log_path.read_text(),
+        lambda: "stopping the work" in log.read_text(),
         STOP_LIMIT,
         what="the worker to drop the job of the deleted output",
     )
@@ -121,7 +146,7 @@ def test_a_job_whose_output_is_deleted_stops_and_frees_the_worker(
     assert process.poll() is None
     assert not ScoringJob.objects.filter(pk=job.pk).exists()
     assert not CorpusScore.objects.filter(output_id=job.output_id).exists()
-    assert "Traceback" not in log_path.read_text()
+    assert "Traceback" not in log.read_text()
 
 
 def test_a_job_queued_with_bleu_n_of_a_hundred_million_fails_at_once(
