@@ -124,25 +124,29 @@ def worker_node(pid: int) -> str | None:
     """The Celery node (``-n worker1@%h``) a worker or pool process belongs
     to: its own command line, else its parent's."""
     for candidate in (pid, parent_pid(pid)):
-        if candidate is None:
-            continue
-        try:
-            args = Path(f"/proc/{candidate}/cmdline").read_bytes().split(b"\0")
-        except OSError:
-            continue
-        if b"-n" in args:
-            return args[args.index(b"-n") + 1].decode().split("@")[0]
+        if candidate is not None and (node := _own_node(candidate)) is not None:
+            return node
+    return None
+
+
+def _own_node(pid: int) -> str | None:
+    """The node ``-n`` names on ``pid``'s own command line, if any."""
+    try:
+        args = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return None
+    if b"-n" in args:
+        return args[args.index(b"-n") + 1].decode().split("@")[0]
     return None
 
 
 def is_worker_main(pid: int, node: str) -> bool:
     """``pid`` is the Celery worker ``node`` itself, not one of its pool."""
     parent = parent_pid(pid)
-    return (
-        worker_node(pid) == node
-        and parent is not None
-        and (worker_node(parent) is None)
-    )
+    # The parent's own command line only: worker_node would also read the
+    # grandparent's, and a pytest run with ``-n 0`` (one process, no xdist)
+    # started the supervisor, so "-n 0" made every worker look like a pool.
+    return worker_node(pid) == node and parent is not None and _own_node(parent) is None
 
 
 def parent_pid(pid: int) -> int | None:
