@@ -26,7 +26,10 @@ was taken over while the database was away hands back nothing.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
+import signal
 import sqlite3
 import time
 from datetime import timedelta
@@ -156,11 +159,19 @@ def short_leases(settings):
 
 @pytest.fixture
 def processes():
+    """Processes a test starts, killed after it (with a prefork worker's
+    pool) once its claims are checked. Not stopped politely: a worker whose
+    scoring job succeeded may be running the comparison it queued (1,000
+    resamples), which a warm shutdown waits for until stop's 15 s run out."""
     started = []
     yield started
     for process in started:
         if process.poll() is None:
-            services.stop(process)
+            for child in services.child_pids(process.pid):
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(child, signal.SIGKILL)
+            process.kill()
+            process.wait()
 
 
 def orange_mid_job(job: OrangeJob) -> bool:
