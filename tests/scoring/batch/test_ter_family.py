@@ -15,6 +15,7 @@ benchmark's synthetic corpus.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 
 import numpy as np
@@ -53,6 +54,15 @@ VARIANTS = (
 )
 
 
+@functools.cache
+def per_pair_edits(hyp: tuple[str, ...], ref: tuple[str, ...]) -> int:
+    """``ter_edits`` of two word sequences, remembered for the module: it is
+    a pure function of the two sequences, and the settings compared here
+    often give the same words (99 of the stress cases' 101 pairs under both
+    of their settings), so a pair searched once need not be searched again."""
+    return ter_edits(hyp, ref)
+
+
 def compiled_and_per_pair_edits(spec, hypotheses, references):
     """``(H, K)`` edits of the kernel and of ``ter_edits``, on the metric's
     words; ``hypotheses[g]`` against ``references[g]``."""
@@ -62,11 +72,11 @@ def compiled_and_per_pair_edits(spec, hypotheses, references):
     expected = np.zeros_like(compiled)
     row = 0
     for group, refs in zip(hypotheses, references):
-        words = [preprocess(ref) for ref in refs]
+        words = [tuple(preprocess(ref)) for ref in refs]
         for hypothesis in group:
-            hyp = preprocess(hypothesis)
+            hyp = tuple(preprocess(hypothesis))
             for k, ref in enumerate(words):
-                expected[row, k] = ter_edits(hyp, ref)
+                expected[row, k] = per_pair_edits(hyp, ref)
             row += 1
     return compiled, expected
 
