@@ -20,6 +20,8 @@ what the tests assert.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 
@@ -186,6 +188,19 @@ def chinese_target() -> tuple[list[list[str]], dict[str, list[str]]]:
     return [sources, second_reference], hypotheses
 
 
+@functools.cache
+def _sacrebleu_zh_tokenizer():
+    """One sacreBLEU ``zh`` tokenizer for the BLEU tests below. It remembers
+    the lines it has split (``functools.lru_cache``, 65,536 lines, per
+    tokenizer object), but every sacreBLEU BLEU object makes its own, and
+    ``sentence_bleu`` makes a BLEU object per segment: each test split every
+    line twice and the four tests split the same references eight times
+    (half of sacreBLEU's time here). Shared, each line is split once."""
+    from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
+
+    return TokenizerZh()
+
+
 @pytest.mark.parametrize("system", ["perturbed", "perturbed-reordered"])
 @pytest.mark.parametrize("lowercase", [False, True])
 def test_bleu_with_zh_matches_sacrebleu_corpus_and_sentence_bleu(
@@ -197,16 +212,22 @@ def test_bleu_with_zh_matches_sacrebleu_corpus_and_sentence_bleu(
     result = metric.score(hypotheses, references, sentence=True)
 
     corpus = sacrebleu.BLEU(tokenize="zh", lowercase=lowercase)
+    # The metric sacrebleu.sentence_bleu(..., tokenize="zh", lowercase=...,
+    # smooth_method="add-k", smooth_value=1) builds for each call.
+    sentence = sacrebleu.BLEU(
+        tokenize="zh",
+        lowercase=lowercase,
+        force=False,
+        smooth_method="add-k",
+        smooth_value=1,
+        effective_order=True,
+    )
+    corpus.tokenizer = sentence.tokenizer = _sacrebleu_zh_tokenizer()
     theirs = corpus.corpus_score(hypotheses, references).score
     sentence_theirs = np.array(
         [
-            sacrebleu.sentence_bleu(
-                hypothesis,
-                [stream[i] for stream in references],
-                tokenize="zh",
-                lowercase=lowercase,
-                smooth_method="add-k",
-                smooth_value=1,
+            sentence.sentence_score(
+                hypothesis, [stream[i] for stream in references]
             ).score
             for i, hypothesis in enumerate(hypotheses)
         ]
