@@ -128,6 +128,15 @@ def _plain_float(buf, start, stop):
 
 
 @njit(cache=True, nogil=True)
+def _same_bytes(a, a_start, b, b_start, length):
+    """``a[a_start:a_start + length] == b[b_start:b_start + length]``."""
+    for j in range(length):
+        if a[a_start + j] != b[b_start + j]:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
 def _word_key(buf, start, stop):
     """A short word's bytes and length packed in 64 bits (equal keys, equal
     words); a longer word's hash with the top byte 255, which no packed
@@ -175,14 +184,10 @@ def _intern(buf, start, stop, table, keys, shift, vocab_start, vocab_stop, n_voc
             if length <= _PACKED_BYTES:
                 return found, n_vocab
             other = vocab_start[found]
-            if vocab_stop[found] - other == length:
-                same = True
-                for j in range(length):
-                    if buf[other + j] != buf[start + j]:
-                        same = False
-                        break
-                if same:
-                    return found, n_vocab
+            if vocab_stop[found] - other == length and _same_bytes(
+                buf, other, buf, start, length
+            ):
+                return found, n_vocab
         slot = (slot + 1) & mask
 
 
@@ -352,16 +357,13 @@ def merge_vocabulary(
                 mapping[v] = n_words
                 n_words += 1
                 break
-            if hashes[found] == h and offsets[found + 1] - offsets[found] == length:
-                other = offsets[found]
-                same = True
-                for j in range(length):
-                    if arena[other + j] != data[start + j]:
-                        same = False
-                        break
-                if same:
-                    mapping[v] = found
-                    break
+            if (
+                hashes[found] == h
+                and offsets[found + 1] - offsets[found] == length
+                and _same_bytes(arena, offsets[found], data, start, length)
+            ):
+                mapping[v] = found
+                break
             slot = (slot + 1) & mask
     return n_words
 
