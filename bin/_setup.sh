@@ -78,39 +78,3 @@ numba_cache_dir() {
   mkdir -p "$dir"
   echo "$dir"
 }
-
-# Compile every batch kernel into Numba's cache once, in two background
-# processes (their pids in warmup_pids), before the tests start: a kernel
-# missing from the cache is compiled by each test process and each worker a
-# test starts that calls it, so a fresh clone's three test processes compiled
-# most kernels two or three times over (about 200 s of CPU against 80 s
-# once). The two halves take about the same time. With METEOR's paraphrase
-# table set, the METEOR half also leaves the table's parsed cache. Usage:
-# start_kernel_warmup LOGFILE, later finish_kernel_warmup LOGFILE.
-start_kernel_warmup() {
-  local log="$1" cache
-  cache="$(numba_cache_dir)"
-  warmup_pids=()
-  NUMBA_CACHE_DIR="$cache" .venv/bin/python -m scoring.orange.precompile \
-    meteor chrf chrf++ gtm:e=2 wnm nist >"$log.1" 2>&1 </dev/null &
-  warmup_pids+=($!)
-  NUMBA_CACHE_DIR="$cache" .venv/bin/python -m scoring.orange.precompile \
-    ter red rouge-l rouge-w rouge-w:preprocess=rouge155 rouge-s:d=4 \
-    rouge-su:d=4 rouge-n:n=2 bleu bleus wer per >"$log.2" 2>&1 </dev/null &
-  warmup_pids+=($!)
-}
-
-# Wait for start_kernel_warmup's processes; a failure is reported, not fatal
-# (each test then compiles what it calls, as without the warm-up).
-finish_kernel_warmup() {
-  local log="$1" pid part=0 started=$SECONDS
-  for pid in "${warmup_pids[@]}"; do
-    part=$((part + 1))
-    if ! wait "$pid"; then
-      echo "!! compiling the kernels ahead failed; the tests compile them as they go:" >&2
-      cat "$log.$part" >&2
-    fi
-    rm -f "$log.$part"
-  done
-  echo "==> Kernels compiled or loaded from the cache (waited $((SECONDS - started)) s)"
-}
