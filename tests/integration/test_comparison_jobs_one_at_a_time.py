@@ -16,7 +16,6 @@ test_comparison_queue.py``).
 from __future__ import annotations
 
 import random
-import subprocess
 import threading
 from datetime import datetime
 
@@ -65,15 +64,7 @@ def workers(broker, tmp_path_factory):
     logs = tmp_path_factory.mktemp("comparison-workers")
     started = [broker.worker(logs, f"worker{n}", {}) for n in range(WORKERS)]
     yield started
-    # services.stop, for the three at once: a warm shutdown takes each
-    # worker about 2 s.
-    for process in started:
-        process.terminate()
-    for process in started:
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
+    services.stop(*started)  # the three at once
 
 
 def sentence(rng: random.Random) -> str:
