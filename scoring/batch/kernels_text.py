@@ -137,6 +137,15 @@ def _same_bytes(a, a_start, b, b_start, length):
 
 
 @njit(cache=True, nogil=True)
+def _bytes_hash(data, start, stop):
+    """FNV-1a of ``data[start:stop]``."""
+    h = _FNV_OFFSET
+    for i in range(start, stop):
+        h = (h ^ np.uint64(data[i])) * _FNV_PRIME
+    return h
+
+
+@njit(cache=True, nogil=True)
 def _word_key(buf, start, stop):
     """A short word's bytes and length packed in 64 bits (equal keys, equal
     words); a longer word's hash with the top byte 255, which no packed
@@ -147,9 +156,7 @@ def _word_key(buf, start, stop):
         for i in range(length):
             key |= np.uint64(buf[start + i]) << np.uint64(8 * i)
         return key
-    h = _FNV_OFFSET
-    for i in range(start, stop):
-        h = (h ^ np.uint64(buf[i])) * _FNV_PRIME
+    h = _bytes_hash(buf, start, stop)
     return (h >> np.uint64(8)) | (np.uint64(255) << np.uint64(56))
 
 
@@ -314,14 +321,6 @@ def scan_example() -> int:
         keys,
     )
     return int(found)
-
-
-@njit(cache=True, nogil=True)
-def _bytes_hash(data, start, stop):
-    h = _FNV_OFFSET
-    for i in range(start, stop):
-        h = (h ^ np.uint64(data[i])) * _FNV_PRIME
-    return h
 
 
 @njit(cache=True, nogil=True)

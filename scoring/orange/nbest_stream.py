@@ -165,7 +165,8 @@ def _read_with_python(data: bytes, first_line: int, name: str) -> _Block:
         count=len(flat),
     )
     encoded = [word.encode("utf-8") for word in local]
-    stops = np.cumsum([len(word) for word in encoded], dtype=np.int64)
+    lengths = np.array([len(word) for word in encoded], dtype=np.int64)
+    stops = np.cumsum(lengths)
     return _Block(
         first_line,
         data,
@@ -174,7 +175,7 @@ def _read_with_python(data: bytes, first_line: int, name: str) -> _Block:
         np.asarray(counts, dtype=np.int64),
         word_ids,
         np.frombuffer(b"".join(encoded), dtype=np.uint8),
-        stops - np.array([len(word) for word in encoded], dtype=np.int64),
+        stops - lengths,
         stops,
         TextBlock.from_strings(texts),
     )
@@ -316,8 +317,8 @@ class _SharedVocabulary:
     words are looked up without making a Python string for each, and
     without the GIL, so the scanning threads keep running meanwhile.
     Table 7's list has about 170 blocks of 25,000 distinct words each;
-    decoding and looking them up in a dict took about 8 s on the main
-    thread."""
+    decoding them and looking them up in a dict on the main thread took
+    1.0 s of its CPU for the first 60 sentences, 0.8 s with this."""
 
     def __init__(self) -> None:
         # Small at first, grown as needed (amortised: a few copies in all),

@@ -26,10 +26,7 @@ was taken over while the database was away hands back nothing.
 
 from __future__ import annotations
 
-import contextlib
-import os
 import re
-import signal
 import sqlite3
 import time
 from datetime import timedelta
@@ -167,11 +164,7 @@ def processes():
     yield started
     for process in started:
         if process.poll() is None:
-            for child in services.child_pids(process.pid):
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(child, signal.SIGKILL)
-            process.kill()
-            process.wait()
+            services.kill(process)
 
 
 def orange_mid_job(job: OrangeJob) -> bool:

@@ -12,7 +12,6 @@ Recovery times are printed (``pytest -s``) and quoted in the README.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import signal
 import time
@@ -72,11 +71,7 @@ def processes():
     yield started
     for process in started:
         if process.poll() is None:
-            for child in services.child_pids(process.pid):
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(child, signal.SIGKILL)
-            process.kill()
-            process.wait()
+            services.kill(process)
 
 
 def report(fault: str, seconds: float) -> None:

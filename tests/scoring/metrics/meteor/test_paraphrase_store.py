@@ -8,20 +8,18 @@ too (about 30 s)."""
 
 from __future__ import annotations
 
-import gc
 import gzip
 import os
 import subprocess
 import sys
 import textwrap
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
+from mtdash.common.rows import collector_paused
 from scoring.batch.kernels_meteor_paraphrase import build_phrase_hash
 from scoring.metrics.meteor import config as meteor_config
 from scoring.metrics.meteor import paraphrase_store
@@ -346,27 +344,15 @@ def real_table() -> Path | None:
     return Path(configured) if configured and Path(configured).is_file() else None
 
 
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Python's cycle collector off in the block (as
-    ``mtdash.common.rows.collector_paused``). Building the real table's dict
-    (5.3 million tuples) and answering its 430,000 keys allocate millions of
-    objects that make no cycle; the collector would scan the growing heap
-    again and again for nothing (about 4 s of the dict's 12 s)."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
 @pytest.mark.skipif(real_table() is None, reason="METEOR_PARAPHRASE_TABLE not set")
 def test_the_real_tables_cache_answers_every_key_as_the_dict_did():
     path = real_table()
     assert path is not None
     table = paraphrase_store.load_table(path)  # the cache, after a first run
+    # Building the real table's dict (5.3 million tuples) and answering its
+    # 430,000 keys allocate millions of objects that make no cycle; the
+    # cycle collector would scan the growing heap again and again for
+    # nothing (about 4 s of the dict's 12 s).
     with collector_paused():
         reference = dict_table(path)
         assert table.max_len == reference.max_len == 7
