@@ -6,14 +6,19 @@
   const region = document.getElementById("leaderboard-region");
   if (!region || region.dataset.pending !== "true") return;
   let delay = 2000;
+  // Once the user follows a link (or leaves otherwise), a reload would
+  // cancel that navigation and keep them here: stop polling.
+  let leaving = false;
+  window.addEventListener("beforeunload", () => { leaving = true; });
 
   async function poll() {
+    if (leaving) return;
     try {
       const response = await fetch(region.dataset.refreshUrl, { headers: { Accept: "application/json" } });
       if (response.ok) {
         const data = await response.json();
         if (data.state !== region.dataset.state) {
-          window.location.reload();
+          if (!leaving) window.location.reload();
           return;
         }
         if (!data.pending) return;
