@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from tests.support import data_selection, flush_retry, services, wall_clock
+from tests.support import data_selection, flush_retry, schedule, services, wall_clock
 
 PASSWORD = "correct horse battery staple"
 
@@ -16,8 +16,11 @@ def pytest_configure(config):
     flush_retry.install()
 
 
+@pytest.hookimpl(trylast=True)  # after pytest-django's own sort
 def pytest_collection_modifyitems(config, items):
     data_selection.select(config, items)  # MTDASH_ONLY_DATA_TESTS=1 only
+    workers = getattr(config, "workerinput", {}).get("workercount", 0)
+    items[:] = schedule.arrange(items, workers, schedule.module_seconds())
 
 
 _run_lock: wall_clock.RunLock | None = None

@@ -1,0 +1,137 @@
+"""The order a parallel run hands its tests to its processes.
+
+pytest-xdist's ``worksteal`` gives each of N processes an equal count of
+consecutive tests from the collected order, then lets a process that runs
+dry take half of the last tests still queued elsewhere. pytest-django sorts
+the collection so that every test using ``transactional_db`` or a live
+server comes after the others: the integration and browser tests, which
+mostly wait (on workers' leases, a database outage, a browser), then ran at
+the end of the run, together, while the CPU stood half idle; and a timed
+(``wall_clock``) test, which waits for every running test phase to end,
+sometimes waited behind a phase that sleeps for a minute.
+
+:func:`arrange` orders the collection instead as N piles, one per process,
+each an equal count of tests:
+
+- every module that holds a timed test goes first in the first pile, so
+  the timed tests run early, beside the other processes' short tests;
+- the other long modules (by the seconds in ``module_seconds.json``,
+  measured from a whole run) are dealt to the pile with the least time so
+  far, longest first, so each process starts with its share of long work
+  and waiting tests overlap with computing ones;
+- the short modules fill each pile up to its count, in their collected
+  order, last: that is what a process that runs dry takes from another.
+
+A module's tests stay together and in their order (module fixtures, such
+as a shared worker, are set up once). Every process computes the same
+order from the same collection, as xdist requires.
+
+``python -m tests.support.schedule REPORT.xml`` prints the table of module
+seconds from a JUnit XML report (``pytest --junitxml REPORT.xml``).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import xml.etree.ElementTree as ElementTree
+from collections import defaultdict
+from pathlib import Path
+
+SECONDS_FILE = Path(__file__).with_name("module_seconds.json")
+# Modules at least this long are dealt first; shorter ones fill the piles.
+LONG_MODULE_SECONDS = 15.0
+# A module missing from the table: about what a typical short test takes.
+DEFAULT_TEST_SECONDS = 0.2
+TIMED_MARKER = "wall_clock"
+
+
+def module_seconds(path: Path = SECONDS_FILE) -> dict[str, float]:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _module(item) -> str:
+    return item.nodeid.split("::", 1)[0]
+
+
+def pile_counts(total: int, workers: int) -> list[int]:
+    """How many tests xdist's worksteal first sends each process."""
+    counts = []
+    for remaining in range(workers, 0, -1):
+        counts.append(total // remaining)
+        total -= counts[-1]
+    return counts
+
+
+def arrange(items: list, workers: int, seconds: dict[str, float]) -> list:
+    """``items`` in the order described above, for ``workers`` processes."""
+    if workers < 2 or not items:
+        return list(items)
+    modules: dict[str, list] = defaultdict(list)
+    for item in items:
+        modules[_module(item)].append(item)
+    return [
+        item
+        for names in piles(modules, workers, seconds)
+        for name in names
+        for item in modules[name]
+    ]
+
+
+def piles(
+    modules: dict[str, list], workers: int, seconds: dict[str, float]
+) -> list[list[str]]:
+    """The module names of each process's pile, in running order."""
+
+    def estimate(module: str) -> float:
+        return seconds.get(module, DEFAULT_TEST_SECONDS * len(modules[module]))
+
+    timed = [
+        name
+        for name, tests in modules.items()
+        if any(test.get_closest_marker(TIMED_MARKER) for test in tests)
+    ]
+    long = sorted(
+        (
+            name
+            for name in modules
+            if name not in timed and estimate(name) >= LONG_MODULE_SECONDS
+        ),
+        key=lambda name: (-estimate(name), name),
+    )
+    result: list[list[str]] = [list(timed)] + [[] for _ in range(workers - 1)]
+    load = [sum(estimate(name) for name in timed)] + [0.0] * (workers - 1)
+    count = [sum(len(modules[name]) for name in timed)] + [0] * (workers - 1)
+    for name in long:
+        pile = min(range(workers), key=lambda k: (load[k], k))
+        result[pile].append(name)
+        load[pile] += estimate(name)
+        count[pile] += len(modules[name])
+    # Short modules go where the most tests are missing, so each pile ends
+    # near the count xdist first sends (a pile's last module may overrun it).
+    targets = pile_counts(sum(len(tests) for tests in modules.values()), workers)
+    for name in modules:
+        if name not in timed and name not in long:
+            pile = max(range(workers), key=lambda k: (targets[k] - count[k], -k))
+            result[pile].append(name)
+            count[pile] += len(modules[name])
+    return result
+
+
+def seconds_from_junit(report: Path) -> dict[str, float]:
+    """Seconds per test module (those of at least 5 s) in a JUnit XML report."""
+    totals: dict[str, float] = defaultdict(float)
+    for case in ElementTree.parse(report).iter("testcase"):
+        module = case.get("classname", "").split(".")
+        # classname is the dotted module path, then any test class.
+        while module and not module[-1].startswith("test_"):
+            module.pop()
+        if module:
+            totals["/".join(module) + ".py"] += float(case.get("time", 0))
+    return {
+        name: round(total, 1) for name, total in sorted(totals.items()) if total >= 5.0
+    }
+
+
+if __name__ == "__main__":
+    print(json.dumps(seconds_from_junit(Path(sys.argv[1])), indent=1))
