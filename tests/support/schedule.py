@@ -13,14 +13,18 @@ sometimes waited behind a phase that sleeps for a minute.
 :func:`arrange` orders the collection instead as N piles, one per process,
 each an equal count of tests:
 
-- every module that holds a timed test goes first in the first pile, so
-  the timed tests run early, beside the other processes' short tests;
+- every module that holds a timed test goes first in the first pile, and
+  the other piles start with short tests for as long as the timed modules
+  are expected to take: a timed test waits for the phases running beside
+  it to end and holds the others back meanwhile, so it should only ever
+  wait for short ones;
 - the other long modules (by the seconds in ``module_seconds.json``,
   measured from a whole run) are dealt to the pile with the least time so
-  far, longest first, so each process starts with its share of long work
+  far, longest first, so each process runs its share of long work early
   and waiting tests overlap with computing ones;
-- the short modules fill each pile up to its count, in their collected
-  order, last: that is what a process that runs dry takes from another.
+- the remaining short modules fill each pile up to its count, in their
+  collected order, last: that is what a process that runs dry takes from
+  another.
 
 A module's tests stay together and in their order (module fixtures, such
 as a shared worker, are set up once). Every process computes the same
@@ -100,7 +104,8 @@ def piles(
         key=lambda name: (-estimate(name), name),
     )
     result: list[list[str]] = [list(timed)] + [[] for _ in range(workers - 1)]
-    load = [sum(estimate(name) for name in timed)] + [0.0] * (workers - 1)
+    timed_seconds = sum(estimate(name) for name in timed)
+    load = [timed_seconds] + [0.0] * (workers - 1)
     count = [sum(len(modules[name]) for name in timed)] + [0] * (workers - 1)
     for name in long:
         pile = min(range(workers), key=lambda k: (load[k], k))
@@ -110,11 +115,22 @@ def piles(
     # Short modules go where the most tests are missing, so each pile ends
     # near the count xdist first sends (a pile's last module may overrun it).
     targets = pile_counts(sum(len(tests) for tests in modules.values()), workers)
+    short: list[list[str]] = [[] for _ in range(workers)]
     for name in modules:
         if name not in timed and name not in long:
             pile = max(range(workers), key=lambda k: (targets[k] - count[k], -k))
-            result[pile].append(name)
+            short[pile].append(name)
             count[pile] += len(modules[name])
+    # While the first pile's timed tests run, the other piles run short
+    # tests: a timed test waits for every running phase to end, and stops
+    # the others starting new ones, so a long phase beside it idles the CPU.
+    result[0] += short[0]
+    for pile in range(1, workers):
+        lead, covered = 0, 0.0
+        while lead < len(short[pile]) and covered < timed_seconds:
+            covered += estimate(short[pile][lead])
+            lead += 1
+        result[pile] = short[pile][:lead] + result[pile] + short[pile][lead:]
     return result
 
 
