@@ -64,9 +64,15 @@ def test_import_judgments_fails_with_the_webs_message(toy, tmp_path):
     assert Judgment.objects.count() == 0
 
 
-def test_commands_exit_with_status_1_on_a_problem(toy, tmp_path, capsys):
+def test_commands_exit_with_status_1_on_a_problem(toy, tmp_path, capsys, monkeypatch):
+    import django
     from django.core.management import execute_from_command_line
 
+    # manage.py's entry point sets Django up again, which would bind the
+    # root log handler to this test's captured stderr; pytest closes that
+    # after the test, and every later log line of this process (a live
+    # server's thread, a worker fixture's) would fail on a closed file.
+    monkeypatch.setattr(django, "setup", lambda *args, **kwargs: None)
     path = tmp_path / "j.csv"
     path.write_text("segment,system,value\n1,sys-b,3\n")
     with pytest.raises(SystemExit) as caught:
