@@ -81,3 +81,17 @@ def test_the_committed_table_names_existing_modules():
         name for name in schedule.module_seconds() if not (PROJECT_ROOT / name).exists()
     ]
     assert missing == []
+
+
+def test_the_table_is_made_from_a_junit_report(tmp_path):
+    report = tmp_path / "report.xml"
+    report.write_text(
+        '<testsuites><testsuite name="pytest">'
+        '<testcase classname="tests.web.test_pages" name="a" time="3.5"/>'
+        '<testcase classname="tests.web.test_pages" name="b" time="2.0"/>'
+        '<testcase classname="tests.web.test_pages.TestForms" name="c" time="1.5"/>'
+        '<testcase classname="tests.test_quick" name="d" time="0.2"/>'
+        "</testsuite></testsuites>"
+    )
+    # Modules under 5 s are left out: they get the default estimate.
+    assert schedule.seconds_from_junit(report) == {"tests/web/test_pages.py": 7.0}
