@@ -33,6 +33,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from scoring.batch.kernels_wlcs_vector import VECTOR_LANES, wlcs_rows_vector
+
 _UP, _LEFT, _DIAGONAL = 1, 2, 0
 
 
@@ -278,12 +280,15 @@ def wlcs_grid(
     longest_ref = 1
     for r in range(ref_offsets.size - 1):
         longest_ref = max(longest_ref, ref_offsets[r + 1] - ref_offsets[r])
-    lanes = np.empty((longest, LANES), dtype=np.int32)
-    lengths = np.zeros(LANES, dtype=np.int64)
-    previous = np.zeros((longest + 1, LANES))
-    current = np.zeros((longest + 1, LANES))
-    previous_run = np.zeros((longest + 1, LANES), dtype=np.int32)
-    current_run = np.zeros((longest + 1, LANES), dtype=np.int32)
+    # The plain value takes the vector kernel; ROUGE-1.5.5's back-trace
+    # needs the scalar one's directions.
+    width = LANES if rouge155 else VECTOR_LANES
+    lanes = np.empty((longest, width), dtype=np.int32)
+    lengths = np.zeros(width, dtype=np.int64)
+    previous = np.zeros((longest + 1, width))
+    current = np.zeros((longest + 1, width))
+    previous_run = np.zeros((longest + 1, width), dtype=np.int32)
+    current_run = np.zeros((longest + 1, width), dtype=np.int32)
     moves_shape = (longest_ref + 1, longest + 1, LANES) if rouge155 else (1, 1, LANES)
     moves = np.zeros(moves_shape, dtype=np.uint8)
     marked = np.zeros(longest_ref, dtype=np.bool_)
@@ -291,29 +296,44 @@ def wlcs_grid(
         r0, r1 = group_refs[g], group_refs[g + 1]
         start, stop = ref_offsets[r0], ref_offsets[r1]
         local_ids(ref_tokens, start, stop, local)
-        for b0 in range(group_hyps[g], group_hyps[g + 1], LANES):
-            b1 = min(b0 + LANES, group_hyps[g + 1])
+        for b0 in range(group_hyps[g], group_hyps[g + 1], width):
+            b1 = min(b0 + width, group_hyps[g + 1])
             n_max = _load_lanes(hyp_tokens, hyp_offsets, b0, b1, local, lanes, lengths)
             for r in range(r0, r1):
                 m = ref_offsets[r + 1] - ref_offsets[r]
                 if m == 0 or n_max == 0:
                     continue  # no common subsequence: hits stay 0
                 for w in range(n_weights):
-                    last_row = _wlcs_rows(
-                        ref_tokens,
-                        ref_offsets[r],
-                        m,
-                        local,
-                        lanes,
-                        n_max,
-                        powers[w],
-                        previous,
-                        current,
-                        previous_run,
-                        current_run,
-                        moves,
-                        rouge155,
-                    )
+                    if rouge155:
+                        last_row = _wlcs_rows(
+                            ref_tokens,
+                            ref_offsets[r],
+                            m,
+                            local,
+                            lanes,
+                            n_max,
+                            powers[w],
+                            previous,
+                            current,
+                            previous_run,
+                            current_run,
+                            moves,
+                            True,
+                        )
+                    else:
+                        last_row = wlcs_rows_vector(
+                            ref_tokens,
+                            ref_offsets[r],
+                            m,
+                            local,
+                            lanes,
+                            n_max,
+                            powers[w],
+                            previous,
+                            current,
+                            previous_run,
+                            current_run,
+                        )
                     for h in range(b0, b1):
                         n = lengths[h - b0]
                         if n == 0:

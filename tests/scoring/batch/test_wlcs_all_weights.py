@@ -6,7 +6,7 @@ once for the ten ROUGE-W weights; every value must be exactly
 the same order, so equality, not a tolerance) and the one-weight-at-a-time
 kernel's. Checked on the real Moses n-best lists (candidates and references
 as hypotheses) and on edge cases: empty sides, one token, repeated tokens,
-Unicode, groups not a multiple of the 8 lanes, sentences over 64 tokens.
+Unicode, groups not a multiple of the 8 or 16 lanes, sentences over 64 tokens.
 """
 
 from __future__ import annotations
