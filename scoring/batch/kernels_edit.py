@@ -14,6 +14,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from scoring.batch.kernels_four_refs import (
+    REFS_AT_ONCE,
+    fits_in_words,
+    group_masks,
+    levenshtein_of_four,
+    shifted_ids,
+)
 from scoring.batch.kernels_lcs import _max_refs, clear_local_ids, local_ids
 
 _WORD = 64
@@ -66,6 +73,27 @@ def _plain_levenshtein(hyp_local, n, reference, m, row):
 
 
 @njit(cache=True, nogil=True)
+def _four_at_a_time(
+    hyp_tokens, hyp_offsets, ref_tokens, ref_offsets, h_first, h_stop, r0, r1,
+    local, n_local, out,
+):  # fmt: skip
+    """levenshtein_grid's group of references of at most 64 words each,
+    four at a time (:mod:`scoring.batch.kernels_four_refs`)."""
+    masks, lengths = group_masks(ref_tokens, ref_offsets, r0, r1, local, n_local)
+    longest = 1
+    for h in range(h_first, h_stop):
+        longest = max(longest, hyp_offsets[h + 1] - hyp_offsets[h])
+    shifted = np.empty(longest, dtype=np.int64)
+    for h in range(h_first, h_stop):
+        h0, h1 = hyp_offsets[h], hyp_offsets[h + 1]
+        shifted_ids(hyp_tokens, h0, h1, local, shifted)
+        for c in range(lengths.shape[0]):
+            values = levenshtein_of_four(shifted, h1 - h0, masks, lengths, c)
+            for k in range(min(REFS_AT_ONCE, r1 - r0 - REFS_AT_ONCE * c)):
+                out[h, REFS_AT_ONCE * c + k] = values[k]
+
+
+@njit(cache=True, nogil=True)
 def levenshtein_grid(
     hyp_tokens,
     hyp_offsets,
@@ -92,6 +120,13 @@ def levenshtein_grid(
         r0, r1 = group_refs[g], group_refs[g + 1]
         start, stop = ref_offsets[r0], ref_offsets[r1]
         n_local = local_ids(ref_tokens, start, stop, local)
+        if fits_in_words(ref_offsets, r0, r1):
+            _four_at_a_time(
+                hyp_tokens, hyp_offsets, ref_tokens, ref_offsets,
+                group_hyps[g], group_hyps[g + 1], r0, r1, local, n_local, out,
+            )  # fmt: skip
+            clear_local_ids(ref_tokens, start, stop, local)
+            continue
         masks = np.zeros((r1 - r0, max(n_local, 1)), dtype=np.uint64)
         for r in range(r0, r1):
             m = ref_offsets[r + 1] - ref_offsets[r]

@@ -33,6 +33,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from scoring.batch.kernels_four_refs import (
+    REFS_AT_ONCE,
+    fits_in_words,
+    group_masks,
+    lcs_of_four,
+    shifted_ids,
+)
 from scoring.batch.kernels_wlcs_vector import VECTOR_LANES, wlcs_rows_vector
 
 _UP, _LEFT, _DIAGONAL = 1, 2, 0
@@ -76,6 +83,27 @@ def _max_refs(group_refs):
 
 
 @njit(cache=True, nogil=True)
+def _lcs_four_at_a_time(
+    hyp_tokens, hyp_offsets, ref_tokens, ref_offsets, h_first, h_stop, r0, r1,
+    local, n_local, out,
+):  # fmt: skip
+    """lcs_grid's group of references of at most 64 words each, four at a
+    time (:mod:`scoring.batch.kernels_four_refs`)."""
+    masks, lengths = group_masks(ref_tokens, ref_offsets, r0, r1, local, n_local)
+    longest = 1
+    for h in range(h_first, h_stop):
+        longest = max(longest, hyp_offsets[h + 1] - hyp_offsets[h])
+    shifted = np.empty(longest, dtype=np.int64)
+    for h in range(h_first, h_stop):
+        h0, h1 = hyp_offsets[h], hyp_offsets[h + 1]
+        shifted_ids(hyp_tokens, h0, h1, local, shifted)
+        for c in range(lengths.shape[0]):
+            values = lcs_of_four(shifted, h1 - h0, masks, lengths, c)
+            for k in range(min(REFS_AT_ONCE, r1 - r0 - REFS_AT_ONCE * c)):
+                out[h, REFS_AT_ONCE * c + k] = values[k]
+
+
+@njit(cache=True, nogil=True)
 def lcs_grid(
     hyp_tokens,
     hyp_offsets,
@@ -94,6 +122,13 @@ def lcs_grid(
         r0, r1 = group_refs[g], group_refs[g + 1]
         start, stop = ref_offsets[r0], ref_offsets[r1]
         n_local = local_ids(ref_tokens, start, stop, local)
+        if fits_in_words(ref_offsets, r0, r1):
+            _lcs_four_at_a_time(
+                hyp_tokens, hyp_offsets, ref_tokens, ref_offsets,
+                group_hyps[g], group_hyps[g + 1], r0, r1, local, n_local, out,
+            )  # fmt: skip
+            clear_local_ids(ref_tokens, start, stop, local)
+            continue
         n_words = 1
         for r in range(r0, r1):
             n_words = max(n_words, (ref_offsets[r + 1] - ref_offsets[r] + 63) // 64)
