@@ -7,6 +7,10 @@
 - :func:`bag_matches_grid`: sum over words of min(count in hypothesis, count
   in reference), optionally leaving out each sequence's last token
   (ROUGE-1.5.5's ROUGE-SU unigrams).
+
+Both take one walk of the hypothesis for four references
+(:mod:`scoring.batch.kernels_four_refs`); the edit distance only where
+every reference of the group fits in one 64-bit word.
 """
 
 from __future__ import annotations
@@ -16,8 +20,10 @@ from numba import njit
 
 from scoring.batch.kernels_four_refs import (
     REFS_AT_ONCE,
+    bag_matches_of_four,
     fits_in_words,
     group_masks,
+    group_word_counts,
     levenshtein_of_four,
     shifted_ids,
 )
@@ -174,28 +180,24 @@ def bag_matches_grid(
     out = np.zeros((n_hyps, _max_refs(group_refs)), dtype=np.int32)
     local = np.full(vocabulary_size, -1, dtype=np.int32)
     tail = 1 if drop_last else 0
+    longest = 1
+    for h in range(n_hyps):
+        longest = max(longest, hyp_offsets[h + 1] - hyp_offsets[h])
+    shifted = np.empty(longest, dtype=np.int64)
     for g in range(group_hyps.size - 1):
         r0, r1 = group_refs[g], group_refs[g + 1]
         start, stop = ref_offsets[r0], ref_offsets[r1]
         n_local = local_ids(ref_tokens, start, stop, local)
-        ref_counts = np.zeros((r1 - r0, max(n_local, 1)), dtype=np.int32)
-        for r in range(r0, r1):
-            for position in range(
-                ref_offsets[r], max(ref_offsets[r + 1] - tail, ref_offsets[r])
-            ):
-                ref_counts[r - r0, local[ref_tokens[position]]] += 1
-        hyp_counts = np.zeros(max(n_local, 1), dtype=np.int32)
+        counts = group_word_counts(
+            ref_tokens, ref_offsets, r0, r1, local, n_local, tail
+        )
+        seen = np.zeros(n_local + 1, dtype=np.int32)
         for h in range(group_hyps[g], group_hyps[g + 1]):
             h0, h1 = hyp_offsets[h], max(hyp_offsets[h + 1] - tail, hyp_offsets[h])
-            for position in range(h0, h1):
-                v = local[hyp_tokens[position]]
-                if v >= 0:
-                    hyp_counts[v] += 1
-            for position in range(h0, h1):
-                v = local[hyp_tokens[position]]
-                if v >= 0 and hyp_counts[v] > 0:
-                    for k in range(r1 - r0):
-                        out[h, k] += min(hyp_counts[v], ref_counts[k, v])
-                    hyp_counts[v] = 0
+            shifted_ids(hyp_tokens, h0, h1, local, shifted)
+            for c in range(counts.shape[0]):
+                values = bag_matches_of_four(shifted, h1 - h0, counts, c, seen)
+                for k in range(min(REFS_AT_ONCE, r1 - r0 - REFS_AT_ONCE * c)):
+                    out[h, REFS_AT_ONCE * c + k] = values[k]
         clear_local_ids(ref_tokens, start, stop, local)
     return out

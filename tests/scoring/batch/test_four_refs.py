@@ -1,5 +1,5 @@
-"""LCS and word edit distance with four references per walk equal the plain
-dynamic programmes.
+"""LCS, word edit distance and bag-of-words matches with four references
+per walk equal the plain definitions.
 
 :func:`scoring.batch.kernels_lcs.lcs_grid` and
 :func:`scoring.batch.kernels_edit.levenshtein_grid` take the four-at-a-time
@@ -8,15 +8,20 @@ all have at most 64 words, and their older paths otherwise. Both are
 checked against textbook O(nm) tables on random groups: one to nine
 references (chunks of four, a partial last chunk), empty sides, words no
 reference has, references of exactly 64 words and of 65 (the other path).
+:func:`scoring.batch.kernels_edit.bag_matches_grid` (PER, ROUGE-1) takes
+the four-at-a-time walk for every group; it is checked against counters,
+with and without each side's last word (ROUGE-1.5.5's ROUGE-SU unigrams).
 """
 
 from __future__ import annotations
+
+from collections import Counter
 
 import numpy as np
 import pytest
 
 from scoring.batch.grid import grid_from_texts
-from scoring.batch.kernels_edit import levenshtein_grid
+from scoring.batch.kernels_edit import bag_matches_grid, levenshtein_grid
 from scoring.batch.kernels_lcs import lcs_grid
 
 
@@ -42,6 +47,10 @@ def _edit_table(a: list[str], b: list[str]) -> int:
     return row[-1]
 
 
+def _shared(a: list[str], b: list[str]) -> int:
+    return sum((Counter(a) & Counter(b)).values())
+
+
 def _groups(seed: int, refs_per_group: list[int], longest: int):
     rng = np.random.default_rng(seed)
     words = [f"w{i}" for i in range(int(rng.integers(2, 25)))]
@@ -64,6 +73,7 @@ def _check(hypotheses, references):
         grid.group_hyps, grid.group_refs, grid.vocabulary_size,
     )  # fmt: skip
     lcs, edits = lcs_grid(*args), levenshtein_grid(*args)
+    bags = {drop: bag_matches_grid(*args, drop) for drop in (False, True)}
     h = 0
     for group, refs in zip(hypotheses, references):
         for hypothesis in group:
@@ -71,6 +81,8 @@ def _check(hypotheses, references):
                 a, b = hypothesis.split(), reference.split()
                 assert lcs[h, k] == _lcs_table(a, b), (hypothesis, reference)
                 assert edits[h, k] == _edit_table(a, b), (hypothesis, reference)
+                assert bags[False][h, k] == _shared(a, b)
+                assert bags[True][h, k] == _shared(a[:-1], b[:-1])
             h += 1
 
 
