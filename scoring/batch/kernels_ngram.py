@@ -27,6 +27,9 @@ from numba import njit
 
 from scoring.batch.kernels_lcs import _max_refs, clear_local_ids, local_ids
 
+# 16 MB of int32: a group of four 40-word references needs about 50,000.
+_LARGEST_CHILD_TABLE = 1 << 22
+
 
 @njit(cache=True, nogil=True)
 def _child(first_child, next_sibling, node_token, node, token):
@@ -136,6 +139,61 @@ def _subset_limits(counts, n_nodes, n_refs, masks):
 
 
 @njit(cache=True, nogil=True)
+def _child_table(parent, node_token, n_nodes, n_local):
+    """``children[node * V + token]``: the trie's child of ``node`` by
+    ``token``, or -1, in one load instead of a walk along the siblings
+    (BLEU's clipping on Table 7's corpus: 0.092 -> 0.080 s for 6 x 16,384
+    candidates). One element (not made) past _LARGEST_CHILD_TABLE entries:
+    long references, where the siblings are walked."""
+    if n_nodes * n_local > _LARGEST_CHILD_TABLE:
+        return np.full(1, -1, dtype=np.int32)
+    children = np.full(max(n_nodes * n_local, 2), -1, dtype=np.int32)
+    for node in range(n_local, n_nodes):  # unigrams (ids < V) have no parent
+        children[parent[node] * n_local + node_token[node]] = node
+    return children
+
+
+@njit(cache=True, nogil=True)
+def _clip_hypothesis(
+    hyp_tokens, h0, h1, local, max_order, trie, children, n_local,
+    limits, hyp_counts, found, out, h,
+):  # fmt: skip
+    """BLEU's clipped matches of one hypothesis into ``out[h, s, n - 1]``:
+    an n-gram's c-th occurrence matches in subset s while c <= its limit
+    there, so the sum is min(count, limit) with no branch on the counts
+    (the trie walk's own tests remain). ``hyp_counts`` (zeros) and
+    ``found`` are scratch; ``hyp_counts`` is left zero. A child is found in
+    ``children`` (:func:`_child_table`), or by the sibling walk of ``trie``
+    (first_child, next_sibling, node_token) when that table is not made."""
+    n_found = 0
+    n = h1 - h0
+    n_subsets = limits.shape[0]
+    for p in range(n):
+        node = np.int64(local[hyp_tokens[h0 + p]])
+        if node < 0:
+            continue
+        for order in range(1, min(max_order, n - p) + 1):
+            if order > 1:
+                token = local[hyp_tokens[h0 + p + order - 1]]
+                if token < 0:
+                    break
+                if children.size > 1:
+                    node = np.int64(children[node * n_local + token])
+                else:
+                    node = _child(trie[0], trie[1], trie[2], node, token)
+                if node < 0:
+                    break
+            occurrence = hyp_counts[node] + 1
+            hyp_counts[node] = occurrence
+            found[n_found] = node
+            n_found += 1
+            for s in range(n_subsets):
+                out[h, s, order - 1] += occurrence <= limits[s, node]
+    for i in range(n_found):
+        hyp_counts[found[i]] = 0
+
+
+@njit(cache=True, nogil=True)
 def clipped_subset_matches(
     hyp_tokens,
     hyp_offsets,
@@ -153,6 +211,10 @@ def clipped_subset_matches(
     n_hyps = hyp_offsets.size - 1
     out = np.zeros((n_hyps, masks.size, max_order), dtype=np.int32)
     local = np.full(vocabulary_size, -1, dtype=np.int32)
+    longest = 1
+    for h in range(n_hyps):
+        longest = max(longest, hyp_offsets[h + 1] - hyp_offsets[h])
+    found = np.empty(longest * max_order, dtype=np.int32)
     for g in range(group_hyps.size - 1):
         r0, r1 = group_refs[g], group_refs[g + 1]
         start, stop = ref_offsets[r0], ref_offsets[r1]
@@ -161,28 +223,14 @@ def clipped_subset_matches(
             build_trie(ref_tokens, ref_offsets, r0, r1, local, n_local, max_order)
         )
         limits = _subset_limits(counts, n_nodes, r1 - r0, masks)
+        children = _child_table(parent, node_token, n_nodes, n_local)
         hyp_counts = np.zeros(max(n_nodes, 1), dtype=np.int32)
-        touched = np.empty(max(n_nodes, 1), dtype=np.int32)
         for h in range(group_hyps[g], group_hyps[g + 1]):
-            n_touched = _walk_hypothesis(
-                hyp_tokens,
-                hyp_offsets[h],
-                hyp_offsets[h + 1],
-                local,
-                max_order,
-                first_child,
-                next_sibling,
-                node_token,
-                hyp_counts,
-                touched,
-            )
-            for t in range(n_touched):
-                node = touched[t]
-                count = hyp_counts[node]
-                order_index = order_of[node] - 1
-                for s in range(masks.size):
-                    out[h, s, order_index] += min(count, limits[s, node])
-                hyp_counts[node] = 0
+            _clip_hypothesis(
+                hyp_tokens, hyp_offsets[h], hyp_offsets[h + 1], local, max_order,
+                (first_child, next_sibling, node_token), children, n_local,
+                limits, hyp_counts, found, out, h,
+            )  # fmt: skip
         clear_local_ids(ref_tokens, start, stop, local)
     return out
 
