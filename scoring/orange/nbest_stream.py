@@ -52,6 +52,8 @@ _BYTE_ORDER_MARK = b"\xef\xbb\xbf"
 # Hash-table slots for a block's distinct words (grown when half full):
 # real 8 MB blocks hold tens of thousands.
 _FIRST_TABLE_SIZE = 1 << 18
+# "0|||||||||\n": a one-digit id, three separators and the line end.
+_SHORTEST_CANDIDATE_LINE = 11
 # Word ids are gathered in segments of this many (64 MB, above glibc's
 # largest mmap threshold of 32 MB, so each segment is a mapping of its own,
 # returned to the system when freed). Joining per-block arrays at the end
@@ -127,12 +129,14 @@ def iter_line_blocks(
                 data = handle.read(block_bytes)
                 if not data:
                     break
-                data = rest + data
                 cut = data.rfind(b"\n") + 1
                 if cut == 0:
-                    rest = data
+                    rest += data
                     continue
-                block, rest = data[:cut], data[cut:]
+                # One copy of the block's bytes (the rest of the last read
+                # and this read up to its last line end), not two.
+                block = b"".join((rest, memoryview(data)[:cut]))
+                rest = data[cut:]
                 yield first_line, block
                 first_line += block.count(b"\n")
             if rest:
@@ -203,9 +207,12 @@ def _scan_fast(first_line: int, data: bytes) -> _Block | None:
     """The compiled path; ``None`` when a line needs the exact reader."""
     buf = np.frombuffer(data, dtype=np.uint8)
     capacity = buf.size // 2 + 2
-    n_lines = data.count(b"\n")
+    # A bound on the candidate lines instead of counting them (bytes.count
+    # holds the GIL: about 1 s of Table 7's list); the pages past the
+    # candidates found are never touched.
+    most_candidates = buf.size // _SHORTEST_CANDIDATE_LINE + 1
     ids, lines, starts, stops, counts = (
-        np.empty(n_lines, dtype=np.int64) for _ in range(5)
+        np.empty(most_candidates, dtype=np.int64) for _ in range(5)
     )
     words = np.empty(capacity, dtype=np.int32)
     table_size = _FIRST_TABLE_SIZE
