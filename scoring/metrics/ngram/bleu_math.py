@@ -87,9 +87,10 @@ def bleu_from_statistics(
         totals[..., 1:] += value
     # Orders are used up to the first one with no hypothesis n-grams.
     counted = np.cumprod(totals > 0, axis=-1).astype(bool)
-    unmatched = counted & (matches == 0)
     safe_totals = np.where(counted, totals, 1.0)
     precisions = matches / safe_totals
+    if smooth in ("exp", "mteval", "floor"):
+        unmatched = counted & (matches == 0)
     if smooth in ("exp", "mteval"):
         halvings = np.cumsum(unmatched, axis=-1)
         exp_smoothed = 1.0 / (2.0**halvings * safe_totals)
