@@ -22,10 +22,9 @@ from scoring.batch.kernels_four_refs import (
     REFS_AT_ONCE,
     bag_matches_of_four,
     fits_in_words,
-    group_masks,
     group_word_counts,
-    levenshtein_of_four,
     shifted_ids,
+    walk_four_at_a_time,
 )
 from scoring.batch.kernels_lcs import _max_refs, clear_local_ids, local_ids
 
@@ -79,27 +78,6 @@ def _plain_levenshtein(hyp_local, n, reference, m, row):
 
 
 @njit(cache=True, nogil=True)
-def _four_at_a_time(
-    hyp_tokens, hyp_offsets, ref_tokens, ref_offsets, h_first, h_stop, r0, r1,
-    local, n_local, out,
-):  # fmt: skip
-    """levenshtein_grid's group of references of at most 64 words each,
-    four at a time (:mod:`scoring.batch.kernels_four_refs`)."""
-    masks, lengths = group_masks(ref_tokens, ref_offsets, r0, r1, local, n_local)
-    longest = 1
-    for h in range(h_first, h_stop):
-        longest = max(longest, hyp_offsets[h + 1] - hyp_offsets[h])
-    shifted = np.empty(longest, dtype=np.int64)
-    for h in range(h_first, h_stop):
-        h0, h1 = hyp_offsets[h], hyp_offsets[h + 1]
-        shifted_ids(hyp_tokens, h0, h1, local, shifted)
-        for c in range(lengths.shape[0]):
-            values = levenshtein_of_four(shifted, h1 - h0, masks, lengths, c)
-            for k in range(min(REFS_AT_ONCE, r1 - r0 - REFS_AT_ONCE * c)):
-                out[h, REFS_AT_ONCE * c + k] = values[k]
-
-
-@njit(cache=True, nogil=True)
 def levenshtein_grid(
     hyp_tokens,
     hyp_offsets,
@@ -127,9 +105,10 @@ def levenshtein_grid(
         start, stop = ref_offsets[r0], ref_offsets[r1]
         n_local = local_ids(ref_tokens, start, stop, local)
         if fits_in_words(ref_offsets, r0, r1):
-            _four_at_a_time(
+            walk_four_at_a_time(
                 hyp_tokens, hyp_offsets, ref_tokens, ref_offsets,
                 group_hyps[g], group_hyps[g + 1], r0, r1, local, n_local, out,
+                True,
             )  # fmt: skip
             clear_local_ids(ref_tokens, start, stop, local)
             continue

@@ -204,3 +204,28 @@ def bag_matches_of_four(shifted, n, counts, c, seen):
     for p in range(n):
         seen[shifted[p]] = 0
     return matches0, matches1, matches2, matches3
+
+
+@njit(cache=True, nogil=True)
+def walk_four_at_a_time(
+    hyp_tokens, hyp_offsets, ref_tokens, ref_offsets, h_first, h_stop, r0, r1,
+    local, n_local, out, edit_distance,
+):  # fmt: skip
+    """``out[h, k]`` for hypotheses h_first..h_stop-1 and the group's
+    references r0..r1-1 (each of at most 64 words): the word edit distance
+    with ``edit_distance``, else the LCS length."""
+    masks, lengths = group_masks(ref_tokens, ref_offsets, r0, r1, local, n_local)
+    longest = 1
+    for h in range(h_first, h_stop):
+        longest = max(longest, hyp_offsets[h + 1] - hyp_offsets[h])
+    shifted = np.empty(longest, dtype=np.int64)
+    for h in range(h_first, h_stop):
+        h0, h1 = hyp_offsets[h], hyp_offsets[h + 1]
+        shifted_ids(hyp_tokens, h0, h1, local, shifted)
+        for c in range(lengths.shape[0]):
+            if edit_distance:
+                values = levenshtein_of_four(shifted, h1 - h0, masks, lengths, c)
+            else:
+                values = lcs_of_four(shifted, h1 - h0, masks, lengths, c)
+            for k in range(min(REFS_AT_ONCE, r1 - r0 - REFS_AT_ONCE * c)):
+                out[h, REFS_AT_ONCE * c + k] = values[k]

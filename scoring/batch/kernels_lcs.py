@@ -33,26 +33,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from scoring.batch.kernels_four_refs import (
-    REFS_AT_ONCE,
-    fits_in_words,
-    group_masks,
-    lcs_of_four,
-    shifted_ids,
+from scoring.batch.kernels_four_refs import fits_in_words, popcount, walk_four_at_a_time
+from scoring.batch.kernels_wlcs_vector import (
+    VECTOR_LANES,
+    clear_table,
+    wlcs_rows_vector,
 )
-from scoring.batch.kernels_wlcs_vector import VECTOR_LANES, wlcs_rows_vector
 
 _UP, _LEFT, _DIAGONAL = 1, 2, 0
-
-
-@njit(cache=True, nogil=True)
-def _popcount(x: np.uint64) -> int:
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + (
-        (x >> np.uint64(2)) & np.uint64(0x3333333333333333)
-    )
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return int((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
 @njit(cache=True, nogil=True)
@@ -83,27 +71,6 @@ def _max_refs(group_refs):
 
 
 @njit(cache=True, nogil=True)
-def _lcs_four_at_a_time(
-    hyp_tokens, hyp_offsets, ref_tokens, ref_offsets, h_first, h_stop, r0, r1,
-    local, n_local, out,
-):  # fmt: skip
-    """lcs_grid's group of references of at most 64 words each, four at a
-    time (:mod:`scoring.batch.kernels_four_refs`)."""
-    masks, lengths = group_masks(ref_tokens, ref_offsets, r0, r1, local, n_local)
-    longest = 1
-    for h in range(h_first, h_stop):
-        longest = max(longest, hyp_offsets[h + 1] - hyp_offsets[h])
-    shifted = np.empty(longest, dtype=np.int64)
-    for h in range(h_first, h_stop):
-        h0, h1 = hyp_offsets[h], hyp_offsets[h + 1]
-        shifted_ids(hyp_tokens, h0, h1, local, shifted)
-        for c in range(lengths.shape[0]):
-            values = lcs_of_four(shifted, h1 - h0, masks, lengths, c)
-            for k in range(min(REFS_AT_ONCE, r1 - r0 - REFS_AT_ONCE * c)):
-                out[h, REFS_AT_ONCE * c + k] = values[k]
-
-
-@njit(cache=True, nogil=True)
 def lcs_grid(
     hyp_tokens,
     hyp_offsets,
@@ -123,9 +90,10 @@ def lcs_grid(
         start, stop = ref_offsets[r0], ref_offsets[r1]
         n_local = local_ids(ref_tokens, start, stop, local)
         if fits_in_words(ref_offsets, r0, r1):
-            _lcs_four_at_a_time(
+            walk_four_at_a_time(
                 hyp_tokens, hyp_offsets, ref_tokens, ref_offsets,
                 group_hyps[g], group_hyps[g + 1], r0, r1, local, n_local, out,
+                False,
             )  # fmt: skip
             clear_local_ids(ref_tokens, start, stop, local)
             continue
@@ -180,7 +148,7 @@ def lcs_grid(
                     row[words - 1] &= last_mask
                 zeros = 0
                 for w in range(words):
-                    zeros += _popcount(row[w])
+                    zeros += popcount(row[w])
                 out[h, k] = m - zeros
         clear_local_ids(ref_tokens, start, stop, local)
     return out
@@ -230,10 +198,7 @@ def _wlcs_rows(
     """Fill the weighted-LCS table of one reference against LANES
     hypotheses, row by row; on return ``previous`` holds row m. With
     ``keep_moves`` the back-trace directions go to ``moves[i, j, l]``."""
-    previous[: n_max + 1, :] = 0.0
-    previous_run[: n_max + 1, :] = 0
-    current[0, :] = 0.0
-    current_run[0, :] = 0
+    clear_table(n_max, previous, current, previous_run, current_run)
     for i in range(1, m + 1):
         token = local[reference[start + i - 1]]
         for j in range(1, n_max + 1):
@@ -339,36 +304,20 @@ def wlcs_grid(
                 if m == 0 or n_max == 0:
                     continue  # no common subsequence: hits stay 0
                 for w in range(n_weights):
+                    table = (
+                        ref_tokens,
+                        ref_offsets[r],
+                        m,
+                        local,
+                        lanes,
+                        n_max,
+                        powers[w],
+                    )
+                    rows = (previous, current, previous_run, current_run)
                     if rouge155:
-                        last_row = _wlcs_rows(
-                            ref_tokens,
-                            ref_offsets[r],
-                            m,
-                            local,
-                            lanes,
-                            n_max,
-                            powers[w],
-                            previous,
-                            current,
-                            previous_run,
-                            current_run,
-                            moves,
-                            True,
-                        )
+                        last_row = _wlcs_rows(*table, *rows, moves, True)
                     else:
-                        last_row = wlcs_rows_vector(
-                            ref_tokens,
-                            ref_offsets[r],
-                            m,
-                            local,
-                            lanes,
-                            n_max,
-                            powers[w],
-                            previous,
-                            current,
-                            previous_run,
-                            current_run,
-                        )
+                        last_row = wlcs_rows_vector(*table, rows)
                     for h in range(b0, b1):
                         n = lengths[h - b0]
                         if n == 0:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from scoring.batch.kernels_lcs import _popcount as popcount
+from scoring.batch.kernels_four_refs import popcount
 
 # TERCOM's "infinity" for the best cost of an empty column, and an unset cell.
 _INFINITY = 999999

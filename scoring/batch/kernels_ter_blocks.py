@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from scoring.batch.kernels_lcs import _popcount as popcount
+from scoring.batch.kernels_four_refs import popcount
 from scoring.batch.kernels_ter_align import without_refcounts
 
 WORD = 64

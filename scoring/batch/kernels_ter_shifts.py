@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from scoring.batch.kernels_lcs import _popcount as popcount
+from scoring.batch.kernels_four_refs import popcount
 from scoring.batch.kernels_ter_align import (
     cell_cost,
     pruned_cost,

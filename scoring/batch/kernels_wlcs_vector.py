@@ -139,25 +139,22 @@ def _wlcs_row(
 
 
 @njit(cache=True, nogil=True)
-def wlcs_rows_vector(
-    reference,
-    start,
-    m,
-    local,
-    lanes,
-    n_max,
-    power,
-    previous,
-    current,
-    previous_run,
-    current_run,
-):
-    """The scalar ``_wlcs_rows`` without back-trace directions, for
-    ``lanes`` of VECTOR_LANES columns: on return ``previous`` holds row m."""
+def clear_table(n_max, previous, current, previous_run, current_run):
+    """Row 0 of both row buffers (values and runs) as the table starts."""
     previous[: n_max + 1, :] = 0.0
     previous_run[: n_max + 1, :] = 0
     current[0, :] = 0.0
     current_run[0, :] = 0
+
+
+@njit(cache=True, nogil=True)
+def wlcs_rows_vector(reference, start, m, local, lanes, n_max, power, rows):
+    """The scalar ``_wlcs_rows`` without back-trace directions, for
+    ``lanes`` of VECTOR_LANES columns; ``rows`` is the scratch ``(previous,
+    current, previous_run, current_run)``. Returns the buffer holding row
+    m."""
+    previous, current, previous_run, current_run = rows
+    clear_table(n_max, previous, current, previous_run, current_run)
     for i in range(1, m + 1):
         token = local[reference[start + i - 1]]
         _wlcs_row(

@@ -27,11 +27,11 @@ def _tables(lanes: np.ndarray, reference: np.ndarray, weight: float, vector: boo
         np.full((n_max + 1, width), 9, dtype=np.int32),
         np.full((n_max + 1, width), 9, dtype=np.int32),
     )
-    args = (reference, 0, reference.size, local, lanes, n_max, power, *scratch)
+    table = (reference, 0, reference.size, local, lanes, n_max, power)
     if vector:
-        return wlcs_rows_vector(*args).copy()
+        return wlcs_rows_vector(*table, scratch).copy()
     moves = np.zeros((1, 1, LANES), dtype=np.uint8)
-    return _wlcs_rows(*args, moves, False).copy()
+    return _wlcs_rows(*table, *scratch, moves, False).copy()
 
 
 def _assert_halves_equal(lanes: np.ndarray, reference: np.ndarray, weight: float):
