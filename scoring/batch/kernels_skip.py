@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from scoring.batch.kernels_four_refs import REFS_AT_ONCE
 from scoring.batch.kernels_lcs import _max_refs, clear_local_ids, local_ids
 
 
@@ -42,7 +43,7 @@ def _one_limit_tables(slot_of, n_local, n_slots, ref_cumulative):
             if slot >= 0:
                 pair_slot[(a + 1) * side + b + 1] = slot
     n_refs = ref_cumulative.shape[0]
-    caps = np.zeros((n_slots + 1, 4), dtype=np.int32)
+    caps = np.zeros((n_slots + 1, REFS_AT_ONCE), dtype=np.int32)
     for k in range(n_refs):
         for slot in range(n_slots):
             caps[slot, k] = ref_cumulative[k, slot, 0]
@@ -80,7 +81,7 @@ def _one_limit_hypothesis(
         for q in range(p + 1, min(n, p + reach + 2)):
             counts[pair_slot[row + shifted[q]]] = 0
     hits = (hits0, hits1, hits2, hits3)
-    for k in range(min(4, out.shape[1])):
+    for k in range(min(REFS_AT_ONCE, out.shape[1])):
         out[h, k, 0] += hits[k]
 
 
@@ -166,7 +167,7 @@ def skip_bigram_hits(
                         q += 1
                 if unlimited:
                     ref_cumulative[k, slot, n_limits - 1] = running
-        if one_limit and n_refs <= 4:
+        if one_limit and n_refs <= REFS_AT_ONCE:
             # Pairs further apart than the limit never reach a slot, so
             # every counted pair is within it: no gap histogram needed.
             pair_slot, caps = _one_limit_tables(

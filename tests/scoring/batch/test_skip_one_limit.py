@@ -1,7 +1,8 @@
 """ROUGE-S with one finite skip limit: the branch-free path of
 :func:`scoring.batch.kernels_skip.skip_bigram_hits` (up to four references)
-gives the counts of its general path (gap histograms), which the batch
-agreement tests check against the per-pair ROUGE-S.
+gives the clipped skip-bigram counts of the definition (``Counter`` of the
+pairs with gap <= d on each side, intersected) and of its general path
+(gap histograms).
 
 Asking for two limits at once takes the general path; its column for the
 limit must equal the one-limit call, for groups of one to six references
@@ -10,6 +11,8 @@ has fewer than four references, and limits from 0 to 9.
 """
 
 from __future__ import annotations
+
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -32,6 +35,29 @@ def _random_groups(seed: int, refs_per_group: list[int]):
     return hypotheses, references
 
 
+def _skip_bigrams(words: list[str], limit: int) -> Counter:
+    return Counter(
+        (words[i], words[j])
+        for i in range(len(words))
+        for j in range(i + 1, min(len(words), i + limit + 2))
+    )
+
+
+def _defined(hypotheses, references, limit) -> list[list[int]]:
+    return [
+        [
+            sum(
+                (
+                    _skip_bigrams(h.split(), limit) & _skip_bigrams(r.split(), limit)
+                ).values()
+            )
+            for r in refs
+        ]
+        for group, refs in zip(hypotheses, references)
+        for h in group
+    ]
+
+
 def _hits(hypotheses, references, limits):
     grid = grid_from_texts(hypotheses, references, str.split)
     return skip_bigram_hits(
@@ -49,6 +75,8 @@ def test_one_limit_equals_the_general_path(limit, refs_per_group):
     for seed in range(3):
         hypotheses, references = _random_groups(seed, refs_per_group)
         alone = _hits(hypotheses, references, [limit])[:, :, 0]
+        for row, expected in zip(alone, _defined(hypotheses, references, limit)):
+            assert row[: len(expected)].tolist() == expected
         other = limit + 1
         general = _hits(hypotheses, references, sorted([limit, other]))
         column = 0 if limit < other else 1
