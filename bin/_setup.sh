@@ -42,7 +42,7 @@ UV_VERSION="0.13.9"
 install_pinned() {
   local spec="$1"
   if .venv/bin/python -m pip install --quiet --disable-pip-version-check "uv==$UV_VERSION" &&
-    .venv/bin/uv pip install --quiet --compile-bytecode --python .venv/bin/python -e "$spec"; then
+    .venv/bin/uv pip install --quiet --python .venv/bin/python -e "$spec"; then
     return 0
   fi
   echo "!! uv could not install the dependencies: installing them with pip" >&2

@@ -241,7 +241,11 @@ def resolve_stage(
             return -1, work
         if key < best_key:
             best, best_key = following[i], key
-    alignment[:] = fixed
+    # Element by element: an array assignment compiles NumPy's shape-mismatch
+    # message (seconds of compiling string formatting) for nothing.
+    for j in range(fixed.shape[0]):
+        for k in range(fixed.shape[1]):
+            alignment[j, k] = fixed[j, k]
     node = pool[best, _NODE]
     while node >= 0:
         c = node_candidate[node]

@@ -357,7 +357,7 @@ def nist_subset_information(
             for k in range(r1 - r0):
                 if (masks[s] >> k) & 1:
                     total_words += ref_offsets[r0 + k + 1] - ref_offsets[r0 + k]
-            weights[s] = _nist_weights(
+            subset_weights = _nist_weights(
                 counts,
                 n_nodes,
                 parent,
@@ -369,6 +369,11 @@ def nist_subset_information(
                 zero_token,
                 log_two,
             )
+            # An element loop, not ``weights[s] = ...``: an array assignment
+            # compiles NumPy's shape-mismatch message (seconds of compiling
+            # string formatting) for a mismatch that cannot happen here.
+            for node in range(subset_weights.size):
+                weights[s, node] = subset_weights[node]
         hyp_counts = np.zeros(max(n_nodes, 1), dtype=np.int32)
         touched = np.empty(max(n_nodes, 1), dtype=np.int32)
         for h in range(group_hyps[g], group_hyps[g + 1]):

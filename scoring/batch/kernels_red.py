@@ -200,7 +200,8 @@ def red_subset_features(
                         hyp = hyp_kept
                         if semantic:
                             hyp = hyp_work
-                            hyp[:n] = hyp_kept[:n]
+                            for i in range(n):  # no slice assignment: see
+                                hyp[i] = hyp_kept[i]  # kernels_meteor_align
                             _replace_by_synonyms(
                                 hyp,
                                 n,
