@@ -24,6 +24,7 @@ from scoring.errors import (
     TokenizerError,
     shortened,
 )
+from scoring.memory import collector_paused
 from scoring.registry import (
     MetricInfo,
     ParameterInfo,
@@ -86,6 +87,7 @@ __all__ = [
     "TokenizerError",
     "__version__",
     "canonical_spec",
+    "collector_paused",
     "decode_segments",
     "decode_text_file",
     "get_metric",

@@ -154,8 +154,8 @@ def _align_stage(candidates, n_cand, n, m, half, alignment, work, aux):
         starts[candidates[c, 0] + 1] += 1
     for j in range(m):
         starts[j + 1] += starts[j]
-    for j in range(m):  # not ``filled[:] = starts[:m]``: see _grow's comment
-        filled[j] = starts[j]
+    for j in range(m):  # not ``filled[:] = starts[:m]``: see
+        filled[j] = starts[j]  # kernels_meteor_paraphrase._grow
     for c in range(n_cand):  # stable: generation order within a start
         j = candidates[c, 0]
         order[filled[j]] = c

@@ -241,8 +241,7 @@ def resolve_stage(
             return -1, work
         if key < best_key:
             best, best_key = following[i], key
-    # Element by element: an array assignment compiles NumPy's shape-mismatch
-    # message (seconds of compiling string formatting) for nothing.
+    # Element by element: see kernels_meteor_paraphrase._grow.
     for j in range(fixed.shape[0]):
         for k in range(fixed.shape[1]):
             alignment[j, k] = fixed[j, k]

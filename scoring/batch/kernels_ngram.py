@@ -369,9 +369,7 @@ def nist_subset_information(
                 zero_token,
                 log_two,
             )
-            # An element loop, not ``weights[s] = ...``: an array assignment
-            # compiles NumPy's shape-mismatch message (seconds of compiling
-            # string formatting) for a mismatch that cannot happen here.
+            # Not ``weights[s] = ...``: see kernels_meteor_paraphrase._grow.
             for node in range(subset_weights.size):
                 weights[s, node] = subset_weights[node]
         hyp_counts = np.zeros(max(n_nodes, 1), dtype=np.int32)

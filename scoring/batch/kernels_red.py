@@ -201,7 +201,7 @@ def red_subset_features(
                         if semantic:
                             hyp = hyp_work
                             for i in range(n):  # no slice assignment: see
-                                hyp[i] = hyp_kept[i]  # kernels_meteor_align
+                                hyp[i] = hyp_kept[i]  # kernels_meteor_paraphrase._grow
                             _replace_by_synonyms(
                                 hyp,
                                 n,

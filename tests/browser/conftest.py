@@ -51,13 +51,3 @@ def browser():
     yield driver
     driver.quit()
     shutil.rmtree(profile, ignore_errors=True)
-
-
-@pytest.fixture(autouse=True)
-def blank_page_after_each_test(request):
-    """Leave the shared browser on an empty page: a page left open polls the
-    live server (job progress, the self-refreshing leaderboard) and keeps
-    Chromium and this process busy until the session ends."""
-    yield
-    if "browser" in request.fixturenames:
-        request.getfixturevalue("browser").get("about:blank")

@@ -1,7 +1,7 @@
 """Reading METEOR's paraphrase table, through a cache of its parsed form.
 
 Parsing the gzipped table (5.3 million entries for English) and numbering
-its phrases costs about 14 s of CPU and 2 GB; every process that scores METEOR with
+its phrases costs about 15 s of CPU and 2 GB; every process that scores METEOR with
 paraphrases (each Celery worker, each test process, each command-line run)
 paid it. The parsed arrays (:class:`ParaphraseTable`) are therefore kept in
 an uncompressed ``.npz`` file (170 MB for English) that the next process
@@ -21,7 +21,6 @@ never read half a file.
 
 from __future__ import annotations
 
-import gc
 import gzip
 import hashlib
 import json
@@ -35,6 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
+from scoring.memory import collector_paused
 from scoring.metrics.meteor.paraphrase_table import ParaphraseTable, Phrase
 
 try:
@@ -54,26 +54,14 @@ _ARRAYS = ("slot_keys", "para_offsets", "para_phrases", "phrase_offsets",
 def parse_table(path: str | Path) -> ParaphraseTable:
     """METEOR's table: blocks of three lines (probability, phrase, paraphrase)."""
     phrases: dict[Phrase, list[Phrase]] = {}
-    with _collector_paused(), gzip.open(path, "rt", encoding="utf-8") as lines:
+    # Millions of tuples and lists, not one cycle: 4 of the English table's
+    # 18 s of CPU were the cycle collector's passes.
+    with collector_paused(), gzip.open(path, "rt", encoding="utf-8") as lines:
         for _probability in lines:
             source = tuple(next(lines).split())
             target = tuple(next(lines).split())
             phrases.setdefault(source, []).append(target)
         return ParaphraseTable.from_mapping(phrases)
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Parsing makes millions of tuples and lists and not one cycle: the
-    cycle collector would scan the growing heap again and again for nothing
-    (4 of the English table's 18 s of CPU)."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def load_table(path: str | Path) -> ParaphraseTable:
