@@ -6,6 +6,10 @@ and ``account_urlpatterns``, the signed-in user's token pages under
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+# Registers the OpenAPI description of the token authentication with the
+# schema view below; imported here rather than as the app starts, so a worker
+# (which serves no URL) does not import drf-spectacular.
+from mtdash.api import schema  # noqa: F401
 from mtdash.api.views import (
     account,
     campaigns,

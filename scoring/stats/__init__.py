@@ -41,6 +41,11 @@ Arrays in, frozen dataclasses out, seeds explicit (SPEC section 3):
   of a metric's error spans against the human spans (Perrella et al. 2026:
   em, mp, mpp, micro or macro; WMT25's w25), per system and overall, with
   bootstrap intervals over segments.
+
+SciPy (a t distribution, an incomplete beta inverse, an assignment solver)
+is imported inside the few functions that use it: importing this package is
+part of every Celery worker's and command's start, and SciPy's modules
+would be about a third of it.
 """
 
 from scoring.stats.agreement import (

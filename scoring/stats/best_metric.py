@@ -43,7 +43,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy.special import stdtr
 
 from scoring.results import json_safe
 from scoring.stats.correlation import CorrelationEstimate
@@ -96,6 +95,8 @@ def describe_test(test: str, alpha: float) -> dict[str, Any]:
 def williams_p_value(r12: float, r13: float, r23: float, n: int) -> float:
     """One-sided p-value that r12 > r13, where r12 = corr(human, metric A),
     r13 = corr(human, metric B), r23 = corr(A, B), over n points (n > 3)."""
+    from scipy.special import stdtr  # lazily: see scoring.stats
+
     if n <= 3:
         return math.nan
     k = 1 - r12**2 - r13**2 - r23**2 + 2 * r12 * r23 * r13

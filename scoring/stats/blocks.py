@@ -29,7 +29,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy.special import stdtr
 
 from scoring.results import json_safe
 from scoring.stats.arrays import freeze_arrays
@@ -104,6 +103,8 @@ class BlockTest:
 def block_t_test(scores: np.ndarray, systems: Sequence[str]) -> BlockTest:
     """Means, standard deviations and neighbour t-tests of block scores
     ``(S, B)`` (rows in the order the systems are to be compared)."""
+    from scipy.special import stdtr  # lazily: see scoring.stats
+
     scores = np.asarray(scores, dtype=np.float64)
     if scores.ndim != 2 or scores.shape[0] != len(systems):
         raise ValueError("block scores must have shape (len(systems), n_blocks)")

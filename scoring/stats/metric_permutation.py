@@ -59,7 +59,6 @@ from types import MappingProxyType
 from typing import Any, Protocol
 
 import numpy as np
-from scipy.special import betaincinv
 
 from scoring.errors import ScoringError
 from scoring.results import json_safe
@@ -133,6 +132,8 @@ def _settled(
     extreme: np.ndarray, used: int, alpha: float, confidence: float
 ) -> np.ndarray:
     """Pairs whose Clopper-Pearson interval of the p-value clears alpha."""
+    from scipy.special import betaincinv  # lazily: see scoring.stats
+
     tail = (1.0 - confidence) / 2.0
     with np.errstate(invalid="ignore"):
         low = np.where(extreme > 0, betaincinv(extreme, used - extreme + 1, tail), 0.0)

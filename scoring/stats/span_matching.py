@@ -26,7 +26,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
 
 from scoring.errors import ScoringError
 from scoring.spans import SpanAnnotation
@@ -191,6 +190,8 @@ def _optimal_matching(
     hard_items = np.unique(item[competing])
     matched[np.isin(item, hard_items)] = False
     if hard_items.size:
+        from scipy.optimize import linear_sum_assignment  # lazily: see scoring.stats
+
         order = np.flatnonzero(np.isin(item, hard_items) & positive)
         order = order[np.argsort(item[order], kind="stable")]
         bounds = np.flatnonzero(np.diff(item[order])) + 1

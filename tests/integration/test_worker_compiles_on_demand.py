@@ -116,3 +116,23 @@ def test_a_starting_worker_process_starts_no_warm_up_thread():
     assert completed.returncode == 0, completed.stderr[-3000:]
     before, after = completed.stdout.split()
     assert after == before
+
+
+def test_a_starting_worker_imports_neither_scipy_nor_the_api_schema():
+    """A worker imports the app and every task module as it starts (44 starts
+    in a test run, more with a supervisor's restarts): SciPy (through the
+    statistics) and drf-spectacular (through the API's schema) made up about
+    a third of that and are imported when a task or a request needs them."""
+    code = (
+        "import sys, django; django.setup()\n"
+        "from mtdash.celery import app\n"
+        "app.loader.import_default_modules()\n"
+        "assert 'mtdash.orange.tasks' in sys.modules\n"
+        "print(' '.join(m for m in ('scipy', 'drf_spectacular.extensions')"
+        " if m in sys.modules))\n"
+    )
+    completed = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120
+    )
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    assert completed.stdout.split() == []

@@ -81,7 +81,9 @@ def test_an_output_upload_refuses_a_parameter_that_names_a_server_file(
     response = post_output(logged_in, test_set, spec)
 
     assert response.status_code == 200
-    errors = response.context["form"].errors["more_metrics"]
+    form_errors = response.context["form"].errors
+    assert "more_metrics" in form_errors, form_errors.as_json()
+    errors = form_errors["more_metrics"]
     assert errors == [
         f"{spec}: the parameter '{parameter}' names a file on the server, which only "
         "the command line and the server configuration may set; leave it out to use "
