@@ -8,7 +8,6 @@ import os
 import pytest
 
 from tests.support import (
-    compile_lock,
     data_selection,
     flush_retry,
     schedule,
@@ -21,7 +20,6 @@ PASSWORD = "correct horse battery staple"
 
 def pytest_configure(config):
     flush_retry.install()
-    compile_lock.install()
 
 
 @pytest.hookimpl(trylast=True)  # after pytest-django's own sort

@@ -1,5 +1,7 @@
-"""tests/support/compile_lock.py: processes that reach the same new kernel
-together compile it once; the others load it from the cache."""
+"""scoring/batch/compile_lock.py: processes that reach the same new kernel
+together compile it once; the others load it from the cache. The processes
+never call ``install()``: Numba runs it, as the project's
+``numba_extensions`` entry point."""
 
 from __future__ import annotations
 
@@ -28,9 +30,7 @@ PROCESS = textwrap.dedent(
     import sys, time
     import numpy as np
     from numba.core import event
-    from tests.support import compile_lock
 
-    compile_lock.install()
     compiled = []
 
     class Listener(event.Listener):
@@ -58,7 +58,6 @@ def _compiles_of_two_processes(tmp_path: Path) -> list[str]:
     environment = {
         "NUMBA_CACHE_DIR": str(cache),
         "PATH": "/usr/bin:/bin",
-        "PYTHONPATH": str(Path(__file__).resolve().parents[1]),
     }
     start_at = str(time.time() + 3.0)
     processes = [
@@ -77,6 +76,6 @@ def _compiles_of_two_processes(tmp_path: Path) -> list[str]:
 
 def test_two_processes_compile_a_new_kernel_once(tmp_path):
     """Both start the kernel's first call at the same instant; without the
-    lock both compile it (checked by removing ``install()``)."""
+    lock both compile it (checked by removing the entry point)."""
     compiled = _compiles_of_two_processes(tmp_path)
     assert compiled == ["slow_to_compile"]
