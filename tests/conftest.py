@@ -9,6 +9,7 @@ import pytest
 
 from tests.support import (
     data_selection,
+    deferred_timed,
     flush_retry,
     schedule,
     services,
@@ -25,6 +26,7 @@ def pytest_configure(config):
 @pytest.hookimpl(trylast=True)  # after pytest-django's own sort
 def pytest_collection_modifyitems(config, items):
     data_selection.select(config, items)  # MTDASH_ONLY_DATA_TESTS=1 only
+    deferred_timed.defer(config, items)  # MTDASH_DEFER_TIMED=<file> only
     workers = getattr(config, "workerinput", {}).get("workercount", 0)
     items[:] = schedule.arrange(items, workers, schedule.module_seconds())
 
