@@ -19,6 +19,10 @@ from tests.support import (
 PASSWORD = "correct horse battery staple"
 
 
+def pytest_addoption(parser):
+    deferred_timed.add_option(parser)
+
+
 def pytest_configure(config):
     flush_retry.install()
 
@@ -26,7 +30,7 @@ def pytest_configure(config):
 @pytest.hookimpl(trylast=True)  # after pytest-django's own sort
 def pytest_collection_modifyitems(config, items):
     data_selection.select(config, items)  # MTDASH_ONLY_DATA_TESTS=1 only
-    deferred_timed.defer(config, items)  # MTDASH_DEFER_TIMED=<file> only
+    deferred_timed.defer(config, items)  # --defer-timed=<file> only
     workers = getattr(config, "workerinput", {}).get("workercount", 0)
     items[:] = schedule.arrange(items, workers, schedule.module_seconds())
 

@@ -10,10 +10,13 @@ phases starting until every running one has ended, so while a phase beside
 it slept (a worker's lease running out, the 60 s database outage) both cores
 of a 2-core machine stood idle, 20–25 s at a time, several times a run.
 
-With ``MTDASH_DEFER_TIMED=<file>`` set, collection leaves the timed tests
-out (pytest reports them as deselected) and writes their ids to ``<file>``,
-one per line, for ``bin/test`` to run next. Without it (plain ``pytest``,
+With ``--defer-timed=<file>``, collection leaves the timed tests out
+(pytest reports them as deselected) and writes their ids to ``<file>``, one
+per line, for ``bin/test`` to run next. Without it (plain ``pytest``,
 ``pytest -n N``) nothing changes: the lock still keeps timed calls alone.
+It is an option, not an environment variable, so that the pytest runs some
+tests start in a subprocess (``tests/test_data_selection.py``) do not
+inherit it and overwrite the list.
 """
 
 from __future__ import annotations
@@ -22,14 +25,24 @@ import os
 
 from tests.support.wall_clock import MARKER
 
-ENV = "MTDASH_DEFER_TIMED"
+OPTION = "--defer-timed"
+
+
+def add_option(parser) -> None:
+    parser.addoption(
+        OPTION,
+        metavar="FILE",
+        default="",
+        help="leave the tests marked wall_clock out and list their ids in FILE "
+        "(bin/test runs them afterwards, alone)",
+    )
 
 
 def defer(config, items: list) -> None:
     """Take the timed tests out of ``items`` and list them in the file that
-    ``MTDASH_DEFER_TIMED`` names (every process of a parallel run collects
-    the same tests, and writes the same list)."""
-    target = os.environ.get(ENV, "")
+    ``--defer-timed`` names (every process of a parallel run collects the
+    same tests, and writes the same list)."""
+    target = config.getoption(OPTION)
     if not target:
         return
     timed = [item for item in items if item.get_closest_marker(MARKER)]
