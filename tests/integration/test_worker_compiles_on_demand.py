@@ -97,6 +97,15 @@ def test_a_cold_worker_compiles_only_the_kernels_of_its_jobs_metrics(
     )
 
 
+def python_output(code: str) -> str:
+    """What a new Python process running ``code`` prints (it must succeed)."""
+    completed = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120
+    )
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    return completed.stdout
+
+
 def test_a_starting_worker_process_starts_no_warm_up_thread():
     """``worker_process_init`` (each pool process, as it starts) has no
     warm-up to run: it starts no thread (it used to start the thread that
@@ -110,11 +119,7 @@ def test_a_starting_worker_process_starts_no_warm_up_thread():
         "worker_process_init.send(sender=None)\n"
         "print(before, threading.active_count())\n"
     )
-    completed = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120
-    )
-    assert completed.returncode == 0, completed.stderr[-3000:]
-    before, after = completed.stdout.split()
+    before, after = python_output(code).split()
     assert after == before
 
 
@@ -131,8 +136,4 @@ def test_a_starting_worker_imports_neither_scipy_nor_the_api_schema():
         "print(' '.join(m for m in ('scipy', 'drf_spectacular.extensions')"
         " if m in sys.modules))\n"
     )
-    completed = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120
-    )
-    assert completed.returncode == 0, completed.stderr[-3000:]
-    assert completed.stdout.split() == []
+    assert python_output(code).split() == []
