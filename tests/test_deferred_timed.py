@@ -3,10 +3,14 @@ tests leave the parallel run (deselected) and are listed for bin/test."""
 
 from __future__ import annotations
 
-import os
+import subprocess
+import sys
+from pathlib import Path
 from types import SimpleNamespace
 
 from tests.support import deferred_timed
+
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
 
 
 class FakeItem:
@@ -65,9 +69,20 @@ def test_without_the_option_nothing_changes():
     assert len(items) == 4 and deselected == []
 
 
-def test_a_pytest_run_started_by_a_test_does_not_inherit_the_option():
-    """The nested runs of tests/test_data_selection.py, for one, start
-    ``pytest`` with the environment of this one: an environment variable
-    reached them, and their empty lists replaced the real one."""
-    assert deferred_timed.OPTION.startswith("--")
-    assert not any("DEFER" in name for name in os.environ)
+def test_a_real_collection_leaves_the_timed_test_out_and_lists_it(tmp_path):
+    """Through pytest's own hooks (the project's conftest): one module with a
+    timed test, one without; the listing holds the timed test's id only."""
+    listing = tmp_path / "timed"
+    timed_module = "tests/web/judgments/test_campaign_speed.py"
+    plain_module = "tests/test_schedule.py"
+    command = [sys.executable, "-m", "pytest", "--collect-only", "-q",
+               "-p", "no:cacheprovider", "-n", "0", f"--defer-timed={listing}",
+               timed_module, plain_module]  # fmt: skip
+    out = subprocess.run(
+        command, capture_output=True, text=True, cwd=PROJECT_ROOT, check=True
+    ).stdout
+    collected = [line for line in out.splitlines() if "::" in line]
+    timed = listing.read_text(encoding="utf-8").splitlines()
+    assert len(timed) == 1 and timed[0].startswith(f"{timed_module}::")
+    assert timed[0] not in collected
+    assert collected and all(line.startswith(plain_module) for line in collected)
