@@ -16,7 +16,7 @@ import pytest
 from mtdash.evaluation.models import ComparisonJob, ScoringJob
 from mtdash.evaluation.services.uploads import create_system_output
 from mtdash.orange.jobs.lifecycle import create_orange_job
-from mtdash.orange.models import OrangeChunk
+from mtdash.orange.models import OrangeChunk, OrangeJob
 from scoring.orange import OrangeOptions
 from tests.support import services
 from tests.web.orange.orange_support import (  # noqa: F401  (fixtures)
@@ -33,6 +33,12 @@ N_SCORING = 3
 WORKER_ENV = {"MTDASH_JOB_TEST_DELAY_SECONDS": "1"}
 
 
+def all_finished(jobs) -> list:
+    """The jobs, oldest first, once there is at least one and all have ended."""
+    jobs = list(jobs.order_by("pk"))
+    return jobs if jobs and all(job.is_finished for job in jobs) else []
+
+
 @pytest.fixture(name="broker", scope="module")
 def broker_fixture(django_db_blocker, tmp_path_factory):
     with services.module_broker("priorities", django_db_blocker, tmp_path_factory) as b:
@@ -46,8 +52,12 @@ def worker_fixture(broker, tmp_path):
     services.stop(process)
 
 
+# remove_artifacts_afterwards comes before worker so that its teardown (which
+# deletes the n-best list and, by cascade, the ORANGE job) runs after the
+# worker has stopped: a worker still merging the job's scores would insert
+# rows the cascade did not see.
 def test_scoring_jobs_go_ahead_of_an_orange_backlog_then_the_comparison(
-    team, owner, worker, remove_artifacts_afterwards
+    team, owner, remove_artifacts_afterwards, worker
 ):
     test_set = create_demo_test_set(team, owner)
     nbest = make_nbest(test_set, demo_nbest_text(N_CHUNKS), name="7-best", user=owner)
@@ -72,6 +82,19 @@ def test_scoring_jobs_go_ahead_of_an_orange_backlog_then_the_comparison(
         timeout=180,
     )
 
+    # Every job ends before the test does: the merge after the last chunk
+    # and the comparison still write rows.
+    comparisons = services.wait_until(
+        lambda: all_finished(ComparisonJob.objects.filter(test_set=test_set)),
+        what="the comparisons to finish",
+        timeout=60,
+    )
+    services.wait_until(
+        lambda: all_finished(OrangeJob.objects.filter(pk=orange.pk)),
+        what="the ORANGE job's merge",
+        timeout=60,
+    )
+
     scoring = [ScoringJob.objects.get(pk=job.pk) for job in jobs]
     assert all(job.status == ScoringJob.Status.SUCCEEDED for job in scoring)
     chunk_starts = sorted(orange.chunks.values_list("started_at", flat=True))
@@ -80,7 +103,7 @@ def test_scoring_jobs_go_ahead_of_an_orange_backlog_then_the_comparison(
     # its message been taken in the instant before) ran first; the rest of
     # the backlog waited for every scoring job.
     assert sum(start < last_scoring_start for start in chunk_starts) <= 2
-    comparison = ComparisonJob.objects.filter(test_set=test_set).order_by("pk")[0]
+    comparison = comparisons[0]
     assert comparison.started_at is not None
     assert sum(start < comparison.started_at for start in chunk_starts) <= 2
     assert worker.poll() is None

@@ -307,8 +307,9 @@ def test_a_malformed_file_is_refused_naming_file_line_and_problem(
         return
     assert response.status_code == 200
     form = response.context["form"]
-    assert form.non_field_errors() == [case.message]
+    # The whole dict first, so that an error on another field shows in full.
     assert dict(form.errors) == {"__all__": [case.message]}
+    assert form.non_field_errors() == [case.message]
     # Shown on the page, escaped: a quoted <script> never becomes markup.
     page = response.content.decode()
     assert html.escape(case.message) in page
