@@ -8,6 +8,7 @@ import os
 import pytest
 
 from tests.support import (
+    client_templates,
     data_selection,
     deferred_timed,
     flush_retry,
@@ -25,6 +26,7 @@ def pytest_addoption(parser):
 
 def pytest_configure(config):
     flush_retry.install()
+    client_templates.install()
 
 
 @pytest.hookimpl(trylast=True)  # after pytest-django's own sort

@@ -51,3 +51,17 @@ def browser():
     yield driver
     driver.quit()
     shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture(autouse=True)
+def blank_page_afterwards(request):
+    """Leave each browser test on about:blank. The browser and the live
+    server outlive the test, and a page left open keeps polling: once the
+    test's rows are flushed, a leaderboard's poll reloads it and the server
+    renders the login page. The test client records every template rendered
+    in its process while a request runs (a signal, not per thread), so a
+    later test in this process could read that login form's context as its
+    own response's form (CI saw "no errors" on upload forms that had one)."""
+    yield
+    if "browser" in request.fixturenames:
+        request.getfixturevalue("browser").get("about:blank")
