@@ -14,6 +14,7 @@ from tests.support import (
     flush_retry,
     schedule,
     services,
+    static_files,
     wall_clock,
 )
 
@@ -27,6 +28,7 @@ def pytest_addoption(parser):
 def pytest_configure(config):
     flush_retry.install()
     client_templates.install()
+    static_files.remember_scans()
 
 
 @pytest.hookimpl(trylast=True)  # after pytest-django's own sort
