@@ -22,9 +22,9 @@ from scoring.batch.kernels_word_distance import (
 )
 from scoring.batch.red_family import RedFamily
 from scoring.batch.subsets import ALL_REFERENCES, jackknife_masks
+from scoring.lexicon.wordnet import DEFAULT_WORDNET_DIR, wordnet_available
 from scoring.metrics.red.edit_distance import edit_distances
 from scoring.metrics.red.metric import RED
-from scoring.metrics.red.semantic import load_synonyms
 from scoring.orange.dispatch import on_engine, orange_for_metric
 from scoring.orange.options import OrangeOptions
 from tests.scoring.support.batch_cases import (
@@ -34,7 +34,9 @@ from tests.scoring.support.batch_cases import (
     subsets_of,
 )
 
-HAVE_WORDNET = load_synonyms() is not None
+# Whether the files are there, not the loaded tables: loading WordNet takes
+# seconds, and every test process collects this module.
+HAVE_WORDNET = wordnet_available(DEFAULT_WORDNET_DIR)
 SPECS = (
     "red",
     pytest.param(

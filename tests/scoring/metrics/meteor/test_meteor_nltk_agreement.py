@@ -19,6 +19,8 @@ fewer stem matches than NLTK's greedy pairing.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 
@@ -27,9 +29,14 @@ from scoring.metrics.meteor.metric import Meteor
 from tests.scoring.support.blend import BLEND, decode_sgml
 from tests.scoring.support.realdata import read_lines
 
-nltk_meteor = pytest.importorskip(
-    "nltk.translate.meteor_score", reason="NLTK (test-only) missing"
-)
+
+@functools.cache
+def nltk_meteor():
+    # Imported by the tests that use it, not at collection: NLTK takes about
+    # 1.5 s to import, and every test process collects this module.
+    return pytest.importorskip(
+        "nltk.translate.meteor_score", reason="NLTK (test-only) missing"
+    )
 
 
 class NoSynonyms:
@@ -50,7 +57,9 @@ class Porter:
 
 
 def nltk_score(hyp: tuple[str, ...], ref: tuple[str, ...]) -> float:
-    return nltk_meteor.meteor_score([ref], hyp, stemmer=Porter(), wordnet=NoSynonyms())
+    return nltk_meteor().meteor_score(
+        [ref], hyp, stemmer=Porter(), wordnet=NoSynonyms()
+    )
 
 
 def test_it_agrees_with_nltk_on_a_worked_sentence() -> None:
