@@ -10,6 +10,7 @@ import pytest
 from tests.support import (
     client_templates,
     data_selection,
+    db_template,
     deferred_timed,
     flush_retry,
     schedule,
@@ -29,6 +30,7 @@ def pytest_configure(config):
     flush_retry.install()
     client_templates.install()
     static_files.remember_scans()
+    db_template.install()
 
 
 @pytest.hookimpl(trylast=True)  # after pytest-django's own sort
