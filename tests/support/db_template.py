@@ -115,3 +115,17 @@ def install() -> None:
     from django.db.backends.sqlite3.creation import DatabaseCreation
 
     DatabaseCreation.create_test_db = from_template(DatabaseCreation.create_test_db)
+
+
+def seed(path: Path) -> bool:
+    """Copy the template to ``path``, for a test that starts a server on a
+    database of its own: its ``migrate`` then has nothing to apply. False
+    (and nothing copied) when there is no template, as in a run on
+    PostgreSQL, whose test processes make none."""
+    template = template_folder() / f"{migrations_digest()}.sqlite3"
+    if not template.is_file():
+        return False
+    with contextlib.closing(sqlite3.connect(template)) as source:
+        with contextlib.closing(sqlite3.connect(path)) as target:
+            source.backup(target)
+    return True
