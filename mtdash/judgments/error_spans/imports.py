@@ -281,8 +281,10 @@ def _store(
             )
             if existing:
                 left_out = keep_apart(criterion, batch)
+            newest = 0
             for start in range(0, len(rows), _BATCH):
-                _store_chunk(batch, kind, criterion, rows[start : start + _BATCH])
+                chunk = rows[start : start + _BATCH]
+                newest = _store_chunk(batch, kind, criterion, chunk, newest)
                 if progress:
                     progress(min(start + _BATCH, len(rows)), len(rows))
     except IntegrityError:
@@ -315,23 +317,41 @@ def _store_chunk(
     kind: str,
     criterion: Criterion | None,
     rows: list[tuple[MatchedAnnotation, float | None]],
-) -> None:
-    """One bulk insert of annotations (their ids come back), then their
-    spans and their judgments."""
-    stored = ErrorSpanAnnotation.objects.bulk_create(
-        [
-            ErrorSpanAnnotation(
-                output_id=item.output_id,
-                index=item.index,
-                annotator=item.annotation.annotator,
-                kind=kind,
-                score=score,
-                batch=batch,
-                line=item.annotation.line,
+    newest: int,
+) -> int:
+    """The annotations as plain rows, their ids read back in one query,
+    then their spans and their judgments; returns the newest annotation id
+    (``newest``: the last chunk's)."""
+    # Not bulk_create: a model instance per annotation and the ORM's
+    # preparation of each field were most of a large import's time.
+    insert_rows(
+        ErrorSpanAnnotation,
+        ("output", "index", "annotator", "kind", "score", "batch", "line"),
+        (
+            (
+                item.output_id,
+                item.index,
+                item.annotation.annotator,
+                kind,
+                score,
+                batch.pk,
+                item.annotation.line,
             )
             for item, score in rows
-        ]
+        ),
     )
+    # This chunk's rows: the import's own (its batch, made in this
+    # transaction), newer than its last chunk's; (output, index, annotator)
+    # is unique within one kind.
+    ids = {
+        (output, index, annotator): pk
+        for pk, output, index, annotator in ErrorSpanAnnotation.objects.filter(
+            batch=batch, pk__gt=newest
+        ).values_list("pk", "output_id", "index", "annotator")
+    }
+    stored = [
+        ids[item.output_id, item.index, item.annotation.annotator] for item, _ in rows
+    ]
     # Spans and judgments as plain rows (no ids read back): through
     # bulk_create they were most of a large import's time.
     insert_rows(
@@ -339,7 +359,7 @@ def _store_chunk(
         ("annotation", "side", "start", "end", "severity", "category", "confidence"),
         (
             (
-                annotation.pk,
+                annotation_id,
                 span.side,
                 span.start,
                 span.end,
@@ -347,12 +367,20 @@ def _store_chunk(
                 span.category or "",
                 span.confidence,
             )
-            for annotation, (item, _) in zip(stored, rows)
+            for annotation_id, (item, _) in zip(stored, rows, strict=True)
             for span in item.annotation.spans
         ),
     )
-    if criterion is None:
-        return
+    if criterion is not None:
+        _store_judgments(batch, criterion, rows)
+    return max(stored, default=newest)
+
+
+def _store_judgments(
+    batch: JudgmentImport,
+    criterion: Criterion,
+    rows: list[tuple[MatchedAnnotation, float | None]],
+) -> None:
     insert_rows(
         Judgment,
         ("output", "index", "judge", "criterion", "value", "batch", "line"),
