@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from mtdash.judgments.error_spans import imports
 from mtdash.judgments.error_spans.imports import error_span_imports, import_error_spans
 from mtdash.judgments.error_spans.options import SpanImportOptions
 from mtdash.judgments.imports.judgments import import_judgments
@@ -255,3 +256,28 @@ def test_an_existing_mqm_criterion_is_joined_as_it_is(annotated, owner):
     assert Criterion.objects.get(name="mqm") == raw
     assert Criterion.objects.get(name="mqm").scale == Criterion.Scale.RAW
     assert Judgment.objects.filter(criterion=raw).count() == 19
+
+
+def test_an_import_in_many_chunks_links_each_span_to_its_own_annotation(
+    annotated, owner, monkeypatch
+):
+    """Annotations are written as plain rows and their ids read back per
+    chunk: with chunks of 4 (18 annotations in 5 chunks), every annotation
+    keeps the spans, score and line it had when stored in one chunk."""
+
+    def stored() -> dict[tuple, tuple]:
+        return {
+            (a.output.system.name, a.index, a.annotator): (a.score, a.line, marked(a))
+            for a in ErrorSpanAnnotation.objects.select_related("output__system")
+        }
+
+    import_error_spans(annotated, owner, mqm_tsv(), "mqm.tsv")
+    in_one_chunk = stored()
+    JudgmentImport.objects.get().delete()
+    monkeypatch.setattr(imports, "_BATCH", 4)
+
+    result = import_error_spans(annotated, owner, mqm_tsv(), "mqm.tsv")
+
+    assert result.n_annotations == 18 and len(in_one_chunk) == 18
+    assert stored() == in_one_chunk
+    assert ErrorSpan.objects.count() == N_MQM_SPANS
