@@ -57,16 +57,46 @@ def test_timed_modules_lead_and_long_modules_are_dealt_to_the_least_loaded_pile(
         modules.setdefault(item.nodeid.split("::")[0], []).append(item)
     first, second, third = schedule.piles(modules, 3, SECONDS)
     # Timed first; the longest module to the emptiest pile, and so on; the
-    # short modules where the most tests are missing (40 per pile here),
-    # the other piles' first ones before their long modules, to run beside
-    # the timed tests (0.4 s expected here: one module covers it).
-    assert first == ["timed.py", "slow_cpu.py", "c.py"]
+    # short modules in collected order, each pile filled until the piles so
+    # far hold the tests xdist first sends (40 per process here), the other
+    # piles' first ones before their long modules, to run beside the timed
+    # tests (0.4 s expected here: one module covers it).
+    assert first == ["timed.py", "slow_cpu.py", "a.py"]
     assert second == ["b.py", "slower.py"]
-    assert third == ["a.py", "slow_wait.py"]
+    assert third == ["c.py", "slow_wait.py"]
     assert schedule.pile_counts(120, 3) == [40, 40, 40]
     assert schedule.pile_counts(10, 3) == [3, 3, 4]
     arranged = schedule.arrange(COLLECTION, 3, SECONDS)
     assert modules_in_order(arranged) == first + second + third
+
+
+def test_no_process_gets_the_next_piles_first_module_at_the_end_of_its_queue():
+    """xdist sends each process a slice of equal count; a pile shorter than
+    its slice would put the next pile's head, its longest module, at that
+    process's end. Long modules holding most tests, as in a real run."""
+    collection = (
+        items_of("long_a.py", 50)
+        + items_of("short_1.py", 7)
+        + items_of("long_b.py", 10)
+        + items_of("short_2.py", 11)
+        + items_of("long_c.py", 2)
+        + items_of("short_3.py", 13)
+        + items_of("short_4.py", 5)
+        + items_of("short_5.py", 9)
+        + items_of("short_6.py", 20)
+        + items_of("short_7.py", 30)
+    )
+    seconds = {"long_a.py": 40.0, "long_b.py": 90.0, "long_c.py": 95.0}
+    for workers in (2, 3, 4):
+        arranged = schedule.arrange(collection, workers, seconds)
+        modules: dict[str, list] = {}
+        for item in collection:
+            modules.setdefault(item.nodeid.split("::")[0], []).append(item)
+        piles = schedule.piles(modules, workers, seconds)
+        sizes = [sum(len(modules[name]) for name in pile) for pile in piles]
+        slices = schedule.pile_counts(len(arranged), workers)
+        for k in range(1, workers):
+            assert sum(sizes[:k]) >= sum(slices[:k]), (workers, sizes, slices)
 
 
 def test_one_process_keeps_the_collected_order():

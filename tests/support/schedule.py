@@ -22,9 +22,11 @@ each an equal count of tests:
   measured from a whole run) are dealt to the pile with the least time so
   far, longest first, so each process runs its share of long work early
   and waiting tests overlap with computing ones;
-- the remaining short modules fill each pile up to its count, in their
-  collected order, last: that is what a process that runs dry takes from
-  another.
+- the remaining short modules fill the piles in turn, in their collected
+  order, each until the piles so far hold at least the count xdist first
+  sends their processes (so that no process gets the next pile's long
+  modules at the end of its queue), last: that is what a process that
+  runs dry takes from another.
 
 A module's tests stay together and in their order (module fixtures, such
 as a shared worker, are set up once). Every process computes the same
@@ -112,15 +114,24 @@ def piles(
         result[pile].append(name)
         load[pile] += estimate(name)
         count[pile] += len(modules[name])
-    # Short modules go where the most tests are missing, so each pile ends
-    # near the count xdist first sends (a pile's last module may overrun it).
+    # Short modules fill the piles in order, each until the piles so far
+    # hold at least the tests xdist first sends their processes. A pile
+    # left short would have its process take the next pile's first tests,
+    # its longest module, at the end of its queue (a fresh clone's run
+    # idled a minute at its end behind a database outage test sent that
+    # way); a pile that overruns only sends its last short modules ahead
+    # of the next pile's long ones.
     targets = pile_counts(sum(len(tests) for tests in modules.values()), workers)
     short: list[list[str]] = [[] for _ in range(workers)]
+    pile, boundary = 0, targets[0]
     for name in modules:
-        if name not in timed and name not in long:
-            pile = max(range(workers), key=lambda k: (targets[k] - count[k], -k))
-            short[pile].append(name)
-            count[pile] += len(modules[name])
+        if name in timed or name in long:
+            continue
+        while pile < workers - 1 and sum(count[: pile + 1]) >= boundary:
+            pile += 1
+            boundary += targets[pile]
+        short[pile].append(name)
+        count[pile] += len(modules[name])
     # While the first pile's timed tests run, the other piles run short
     # tests: a timed test waits for every running phase to end, and stops
     # the others starting new ones, so a long phase beside it idles the CPU.
