@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import hashlib
 import os
 import sqlite3
@@ -28,8 +29,10 @@ from pathlib import Path
 KEEP_SECONDS = 24 * 3600  # templates of other digests are removed after this
 
 
+@functools.cache
 def migrations_digest() -> str:
-    """Digest of Django's version and of every migration file of every app."""
+    """Digest of Django's version and of every migration file of every app
+    (once per process: the files do not change during a run)."""
     import django
     from django.db.migrations.loader import MigrationLoader
 
@@ -66,15 +69,21 @@ def _remove_old(folder: Path, keep: Path) -> None:
             old.unlink(missing_ok=True)
 
 
-def _save(connection, template: Path) -> None:
-    """Copy the migrated database into ``template`` (SQLite's backup API: a
-    consistent copy of a database that has an open connection), then
-    rename it into place."""
+def _copy(source: Path, target: Path) -> None:
+    """Copy the SQLite database ``source`` to ``target`` with SQLite's
+    backup API: a consistent copy, even of a database another connection
+    has open."""
+    with contextlib.closing(sqlite3.connect(source)) as reading:
+        with contextlib.closing(sqlite3.connect(target)) as writing:
+            reading.backup(writing)
+
+
+def _save(database: Path, template: Path) -> None:
+    """Copy the migrated ``database`` to a scratch file, then rename it to
+    ``template``: another process never opens half a template."""
     scratch = template.with_name(f"{template.name}.{os.getpid()}.partial")
     scratch.unlink(missing_ok=True)
-    connection.ensure_connection()
-    with contextlib.closing(sqlite3.connect(scratch)) as copy:
-        connection.connection.backup(copy)
+    _copy(database, scratch)
     scratch.rename(template)
 
 
@@ -95,14 +104,12 @@ def from_template(create_test_db):
         with _exclusive(folder / "build.lock"):
             if template.is_file():
                 Path(name).unlink(missing_ok=True)
-                with contextlib.closing(sqlite3.connect(template)) as source:
-                    with contextlib.closing(sqlite3.connect(name)) as target:
-                        source.backup(target)
+                _copy(template, Path(name))
                 # keepdb: Django keeps the copied file and migrates it,
                 # finding every migration applied.
                 return create_test_db(self, verbosity, autoclobber, serialize, True)
             created = create_test_db(self, verbosity, autoclobber, serialize, False)
-            _save(self.connection, template)
+            _save(Path(name), template)
             _remove_old(folder, keep=template)
             return created
 
@@ -125,7 +132,5 @@ def seed(path: Path) -> bool:
     template = template_folder() / f"{migrations_digest()}.sqlite3"
     if not template.is_file():
         return False
-    with contextlib.closing(sqlite3.connect(template)) as source:
-        with contextlib.closing(sqlite3.connect(path)) as target:
-            source.backup(target)
+    _copy(template, path)
     return True
