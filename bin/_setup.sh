@@ -60,10 +60,10 @@ free_port() {
 
 # METEOR 1.5's English paraphrase table, used as data only: it ships inside
 # the pycocoevalcap wheel on PyPI; only that one file is extracted, into
-# $MTDASH_DATA_DIR/meteor/paraphrase-en.gz (once). Prints the table's path,
-# or nothing when METEOR_PARAPHRASE_TABLE names one or the fetch failed.
+# ${1:-$MTDASH_DATA_DIR/meteor}/paraphrase-en.gz (once). Prints the table's
+# path, or nothing when METEOR_PARAPHRASE_TABLE names one or the fetch failed.
 fetch_meteor_paraphrase_table() {
-  local table="$MTDASH_DATA_DIR/meteor/paraphrase-en.gz" wheel_dir
+  local table="${1:-$MTDASH_DATA_DIR/meteor}/paraphrase-en.gz" wheel_dir
   if [ ! -f "$table" ] && [ -z "${METEOR_PARAPHRASE_TABLE:-}" ]; then
     echo "==> Fetching METEOR's paraphrase table (pycocoevalcap wheel, data only)" >&2
     wheel_dir="$(mktemp -d)"
@@ -89,6 +89,12 @@ PY
 # Numba's cache of the compiled batch kernels, where the app may write: the
 # workers compile the kernels once and load them on every later start.
 # Prints the directory (NUMBA_CACHE_DIR if set, else under MTDASH_DATA_DIR).
+# What several checkouts of the project on this machine may share (bin/test's
+# compiled kernels and parsed paraphrase table): the user's cache folder.
+user_cache_dir() {
+  echo "${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/mtdash"
+}
+
 numba_cache_dir() {
   local dir="${NUMBA_CACHE_DIR:-${MTDASH_DATA_DIR:-$PWD/var}/numba-cache}"
   mkdir -p "$dir"

@@ -72,3 +72,53 @@ def test_numba_caches_under_the_keyed_directory(tmp_path):
             check=True,
         ).stdout.split()
         assert printed == [expected]
+
+
+SHARED_CACHE_PROCESS = (
+    "from scoring.batch.compile_log import recording_compiles\n"
+    "import numpy as np, scoring\n"
+    "from scoring.batch.kernels_lcs import local_ids\n"
+    "with recording_compiles() as log:\n"
+    "    local_ids(np.arange(3, dtype=np.int64), 0, 3, np.full(3, -1, np.int64))\n"
+    "print(scoring.__file__)\n"
+    "print(','.join(kernel.name for kernel in log.kernels))\n"
+)
+
+
+def _checkout(tmp_path: Path, name: str) -> Path:
+    """A copy of the scoring package, as a second clone would hold it."""
+    root = tmp_path / name
+    shutil.copytree(
+        PACKAGE.parent, root / "scoring", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    return root
+
+
+def _compiled_in(root: Path, cache: Path) -> list[str]:
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache), "PYTHONPATH": str(root)}
+    env.pop("NUMBA_CACHE_LOCATOR_CLASSES", None)  # as a fresh shell has it
+    printed = subprocess.run(
+        [sys.executable, "-c", SHARED_CACHE_PROCESS],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=root,
+    ).stdout.splitlines()
+    assert printed[0] == str(root / "scoring" / "__init__.py")  # that checkout's
+    return [name for name in printed[1].split(",") if name]
+
+
+def test_a_second_checkout_loads_the_kernels_the_first_compiled(tmp_path):
+    """The cache is found by the kernels' content: another checkout of the
+    same sources (other paths, other modification times) compiles nothing;
+    one whose kernel module differs compiles again."""
+    cache = tmp_path / "cache"
+    first, second = _checkout(tmp_path, "first"), _checkout(tmp_path, "second")
+    os.utime(second / "scoring" / "batch" / "kernels_lcs.py", (0, 0))
+    assert _compiled_in(first, cache) == ["kernels_lcs.local_ids"]
+    assert _compiled_in(second, cache) == []
+    changed = _checkout(tmp_path, "changed")
+    module = changed / "scoring" / "batch" / "kernels_lcs.py"
+    module.write_text(module.read_text() + "\n# changed\n")
+    assert _compiled_in(changed, cache) == ["kernels_lcs.local_ids"]
