@@ -6,12 +6,13 @@ reference files, then runs ``python -m scoring orange --metric bleu
 --metric rouge-l`` on them in child processes:
 
 1. *cold*: with an empty ``NUMBA_CACHE_DIR``, so it compiles every kernel it
-   calls (target: start to table ≤ 20 s);
-2. *warm*: the same command again, now loading them from that cache;
-3. the cold run once more, in a new empty cache, under
+   calls (target: start to table ≤ 20 s), under
    :func:`scoring.batch.compile_log.recording_compiles`: which kernels it
-   compiled and each one's own seconds (run apart, so 1 is the exact
-   command a user types).
+   compiled and each one's own seconds. The child runs the command line's
+   own ``main`` with the user's arguments; the recorder only listens to
+   Numba's compile events (microseconds each), so a second cold run apart
+   from it would cost another whole compile and measure the same;
+2. *warm*: the same command again, now loading them from that cache.
 
 Each child's wall time and CPU time (user + sys, from ``wait4``).
 """
@@ -60,8 +61,7 @@ class FirstRunTimes:
     shape: CorpusShape
     cold: ChildRun
     warm: ChildRun
-    recorded: ChildRun  # the cold run again, under the compile recorder
-    kernels: tuple[tuple[str, float, int], ...]  # name, own seconds, types
+    kernels: tuple[tuple[str, float, int], ...]  # the cold run's: name, own s, types
     load_before: tuple[float, float, float]
     load_after: tuple[float, float, float]
 
@@ -84,8 +84,8 @@ def _run(arguments: Sequence[str], cache: str) -> ChildRun:
 
 
 def time_first_run(shape: CorpusShape | None = None) -> FirstRunTimes:
-    """Cold, warm and recorded runs of the command line on a written corpus
-    (default :data:`FIRST_RUN_SHAPE`)."""
+    """Cold (recording its compiles) and warm runs of the command line on a
+    written corpus (default :data:`FIRST_RUN_SHAPE`)."""
     shape = shape or FIRST_RUN_SHAPE
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="mtdash-firstrun-") as work:
@@ -95,21 +95,17 @@ def time_first_run(shape: CorpusShape | None = None) -> FirstRunTimes:
             "orange", "--nbest", str(files.nbest),
             "--refs", *map(str, files.references), *metric_args,
         ]  # fmt: skip
-        cache, fresh = Path(work) / "cache", Path(work) / "cache-recorded"
+        cache = Path(work) / "cache"
         cache.mkdir()
-        fresh.mkdir()
-        command = [sys.executable, "-m", "scoring", *orange]
-        cold = _run(command, str(cache))
-        warm = _run(command, str(cache))
         report = Path(work) / "kernels.json"
         recording = [sys.executable, "-c", _RECORDING_CHILD, str(report), *orange]
-        recorded = _run(recording, str(fresh))
+        cold = _run(recording, str(cache))
+        warm = _run([sys.executable, "-m", "scoring", *orange], str(cache))
         kernels = tuple(tuple(row) for row in json.loads(report.read_text()))
     return FirstRunTimes(
         shape=shape,
         cold=cold,
         warm=warm,
-        recorded=recorded,
         kernels=kernels,  # type: ignore[arg-type]
         load_before=load_before,
         load_after=os.getloadavg(),
@@ -130,8 +126,7 @@ def format_first_run(times: FirstRunTimes, *, limit: int = 20) -> str:
         f"{shape.n_references} references",
         run("cold (empty Numba cache; <= 20 s)", times.cold),
         run("warm (kernels from the cache)", times.warm),
-        run("cold again, recording compiles", times.recorded),
-        "  kernels compiled by the recorded cold run (own seconds, specialisations):",
+        "  kernels compiled by the cold run (own seconds, specialisations):",
     ]
     for name, seconds, count in times.kernels[:limit]:
         lines.append(f"    {seconds:6.2f} s  x{count}  {name}")
