@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 
+from mtdash.common.bulk_insert import insert_rows
 from mtdash.evaluation.models import (
     Hypothesis,
     ReferenceSegment,
@@ -31,8 +32,6 @@ from mtdash.evaluation.readability.jobs import request_readability
 from mtdash.evaluation.services.scoring_jobs import DEFAULT_METRICS, create_scoring_job
 from mtdash.teams.models import Team
 from scoring.language_defaults import apply_language_defaults
-
-_BATCH = 1000
 
 
 class AlreadyExists(Exception):
@@ -82,23 +81,24 @@ def _store_test_set(
         created_by=user,
     )
     document_ids = data.document_ids or [""] * len(data.sources)
-    Segment.objects.bulk_create(
+    # Plain rows, not model instances: a WMT-size upload's segments went
+    # through the ORM's per-field preparation (mtdash/common/bulk_insert.py).
+    insert_rows(
+        Segment,
+        ("test_set", "index", "source", "document_id"),
         (
-            Segment(test_set=test_set, index=i, source=text, document_id=doc)
+            (test_set.pk, i, text, doc)
             for i, (text, doc) in enumerate(
                 zip(data.sources, document_ids, strict=True)
             )
         ),
-        batch_size=_BATCH,
     )
     for label, texts in data.references.items():
         reference_set = ReferenceSet.objects.create(test_set=test_set, label=label)
-        ReferenceSegment.objects.bulk_create(
-            (
-                ReferenceSegment(reference_set=reference_set, index=i, text=text)
-                for i, text in enumerate(texts)
-            ),
-            batch_size=_BATCH,
+        insert_rows(
+            ReferenceSegment,
+            ("reference_set", "index", "text"),
+            ((reference_set.pk, i, text) for i, text in enumerate(texts)),
         )
     # Its readability is counted by a worker now, not by the first page view.
     request_readability(test_set)
@@ -166,12 +166,10 @@ def _store_system_output(
     output = SystemOutput.objects.create(
         system=system, test_set=test_set, uploaded_by=user, reference=reference
     )
-    Hypothesis.objects.bulk_create(
-        (
-            Hypothesis(output=output, index=i, text=text)
-            for i, text in enumerate(hypotheses)
-        ),
-        batch_size=_BATCH,
+    insert_rows(
+        Hypothesis,
+        ("output", "index", "text"),
+        ((output.pk, i, text) for i, text in enumerate(hypotheses)),
     )
     return create_scoring_job(output, user, metrics, queue=queue)
 

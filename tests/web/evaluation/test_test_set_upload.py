@@ -156,3 +156,47 @@ def test_it_escapes_sentences_shown_back(client_owner, team, test_set):
     response = client_owner.get(test_set.get_absolute_url())
     assert b"<script>alert(1)</script>" not in response.content
     assert b"&lt;script&gt;alert(1)&lt;/script&gt;" in response.content
+
+
+AWKWARD_TEXTS = [
+    "tab\there",
+    "back\\slash and \\N",
+    "quotes \"double\" and 'single'",
+    "",
+    "ünïcödé 中文 😀",
+]
+
+
+def test_stored_segments_keep_every_character(team, owner):
+    """Sources, references and hypotheses are written as plain rows (COPY on
+    PostgreSQL): tabs, backslashes, a literal \\N, quotes, an empty line and
+    non-Latin text come back as given, in order."""
+    from mtdash.evaluation.services.uploads import (
+        TestSetData,
+        create_system_output,
+        create_test_set,
+    )
+
+    test_set = create_test_set(
+        team,
+        owner,
+        TestSetData(
+            name="awkward",
+            source_language="de",
+            target_language="en",
+            text_type="",
+            description="",
+            sources=[text or "x" for text in AWKWARD_TEXTS],
+            references={"A": AWKWARD_TEXTS},
+            document_ids=["d\t1", "d\\2", "d3", "d3", "d4"],
+        ),
+    )
+    output = create_system_output(
+        test_set, owner, "sys", list(reversed(AWKWARD_TEXTS)), queue=False
+    ).output
+    segments = list(test_set.segments.order_by("index"))
+    assert [s.source for s in segments] == [text or "x" for text in AWKWARD_TEXTS]
+    assert [s.document_id for s in segments] == ["d\t1", "d\\2", "d3", "d3", "d4"]
+    reference = test_set.reference_sets.get(label="A")
+    assert [r.text for r in reference.segments.order_by("index")] == AWKWARD_TEXTS
+    assert output.hypotheses() == list(reversed(AWKWARD_TEXTS))
