@@ -86,15 +86,15 @@ PY
   if [ -f "$table" ]; then echo "$table"; fi
 }
 
-# Numba's cache of the compiled batch kernels, where the app may write: the
-# workers compile the kernels once and load them on every later start.
-# Prints the directory (NUMBA_CACHE_DIR if set, else under MTDASH_DATA_DIR).
 # What several checkouts of the project on this machine may share (bin/test's
 # compiled kernels and parsed paraphrase table): the user's cache folder.
 user_cache_dir() {
   echo "${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/mtdash"
 }
 
+# Numba's cache of the compiled batch kernels, where the app may write: the
+# workers compile the kernels once and load them on every later start.
+# Prints the directory (NUMBA_CACHE_DIR if set, else under MTDASH_DATA_DIR).
 numba_cache_dir() {
   local dir="${NUMBA_CACHE_DIR:-${MTDASH_DATA_DIR:-$PWD/var}/numba-cache}"
   mkdir -p "$dir"

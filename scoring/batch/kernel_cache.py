@@ -6,8 +6,9 @@ TER search inlines ``kernels_ter_shifts`` and ``kernels_ter_align``, METEOR's
 uses ``kernels_meteor_beam``) stays cached when only a helper changes, so
 after an update a run would silently use the old machine code. The cache
 therefore lives in a subdirectory of ``NUMBA_CACHE_DIR`` named after a
-digest of the source of every kernel module here, and of Numba's version: any change starts an empty cache, and each kernel compiles again
-once, on its first call.
+digest of the source of every kernel module here and of the versions of
+Numba, llvmlite and NumPy: any change starts an empty cache, and each
+kernel compiles again once, on its first call.
 
 Within that directory each kernel is found by its module's content, not its
 path (:mod:`scoring.batch.kernel_locator`), so other checkouts of the same

@@ -2,6 +2,11 @@ import pytest
 from django.urls import reverse
 
 from mtdash.evaluation.models import ReferenceSegment, Segment, TestSet
+from mtdash.evaluation.services.uploads import (
+    TestSetData,
+    create_system_output,
+    create_test_set,
+)
 from tests.conftest import PASSWORD
 from tests.web.helpers import build_test_set_form, text_file
 
@@ -171,12 +176,6 @@ def test_stored_segments_keep_every_character(team, owner):
     """Sources, references and hypotheses are written as plain rows (COPY on
     PostgreSQL): tabs, backslashes, a literal \\N, quotes, an empty line and
     non-Latin text come back as given, in order."""
-    from mtdash.evaluation.services.uploads import (
-        TestSetData,
-        create_system_output,
-        create_test_set,
-    )
-
     test_set = create_test_set(
         team,
         owner,
