@@ -16,7 +16,10 @@ def _find(*names: str) -> str | None:
 @pytest.fixture(scope="session")
 def browser():
     """Headless Debian Chromium driven through chromedriver (selenium)."""
-    chromium = _find("chromium", "/usr/bin/chromium")
+    # The browser itself, not Debian's /usr/bin/chromium launcher: that
+    # script adds flags for a desktop (GPU rasterization, which a machine
+    # without a GPU emulates in software, and the bundled extensions).
+    chromium = _find("/usr/lib/chromium/chromium", "chromium", "/usr/bin/chromium")
     driver_path = _find("chromedriver", "/usr/bin/chromedriver")
     if not chromium or not driver_path:
         message = "Debian packages chromium and chromium-driver are not installed"
@@ -39,6 +42,21 @@ def browser():
         "--disable-background-networking",
         "--disable-component-update",
         "--disable-sync",
+        # Less work per page: no extensions or crash reporter, one renderer
+        # for the live server's pages instead of one per navigation, and no
+        # background features (translation, hints, media routing, caching
+        # the page left for a back button). The browser tests drew about
+        # 15 % less CPU in Chromium this way.
+        "--disable-extensions",
+        "--disable-component-extensions-with-background-pages",
+        "--disable-breakpad",
+        "--mute-audio",
+        "--disable-ipc-flooding-protection",
+        "--disable-site-isolation-trials",
+        "--process-per-site",
+        "--disable-features=Translate,OptimizationHints,MediaRouter,"
+        "AutofillServerCommunication,CertificateTransparencyComponentUpdater,"
+        "BackForwardCache,InterestFeedContentSuggestions",
         "--window-size=1280,1000",
     ):
         options.add_argument(flag)
