@@ -6,7 +6,7 @@ set -euo pipefail
 # distribution's own Python 3.11 comes first when it can make a virtual
 # environment: Debian builds it with profile-guided and link-time
 # optimisation, which a self-built interpreter (pyenv's default build, for
-# one) lacks; the test suite drew about 15 % less CPU on it. Then
+# one) lacks; the web tests drew about 15 % less CPU on it. Then
 # python3.11 and python3 as PATH finds them.
 find_python() {
   local candidates=("${PYTHON:-}")
