@@ -9,10 +9,9 @@ set -euo pipefail
 # one) lacks; the web tests drew about 15 % less CPU on it. Then
 # python3.11 and python3 as PATH finds them.
 find_python() {
-  local candidates=("${PYTHON:-}")
-  [ -z "${PYTHON:-}" ] && candidates=(/usr/bin/python3.11 python3.11 python3)
+  local candidates=(/usr/bin/python3.11 python3.11 python3)
+  [ -n "${PYTHON:-}" ] && candidates=("$PYTHON")
   for candidate in "${candidates[@]}"; do
-    [ -n "$candidate" ] || continue
     if command -v "$candidate" >/dev/null 2>&1 &&
       "$candidate" -c 'import sys, ensurepip, venv; sys.exit(sys.version_info[:2] != (3, 11))' 2>/dev/null; then
       echo "$candidate"
