@@ -282,14 +282,15 @@ def emulate(browser, width: int) -> None:
     )
 
 
-def settled_chart_problems(browser, seconds: float = 5.0) -> list[str]:
-    """The charts' problems once they have settled: Plotly's responsive
-    resize and the page's own redraw (150 ms after a resize) may still be
-    under way when the SVG first appears, on a busy machine for a while; a
+def settled_problems(browser, script: str, *args, seconds: float = 5.0) -> list[str]:
+    """The problems ``script`` finds once the page has settled: Plotly's
+    responsive resize, the page's own redraw (150 ms after a resize) and the
+    tables' layout as the charts beside them take their size may still be
+    under way when the page first shows, on a busy machine for a while; a
     real problem persists and is reported."""
     deadline = time.monotonic() + seconds
     while True:
-        problems = browser.execute_script(CHARTS_JS)
+        problems = browser.execute_script(script, *args)
         if not problems or time.monotonic() > deadline:
             return problems
         time.sleep(0.25)
@@ -313,8 +314,8 @@ def test_every_main_page_fits_a_wide_screen_and_a_phone(
                         )
                     )
                 full_page(browser, f"width-{width}-{page}.png", max_height=12000)
-                problems = browser.execute_script(PROBLEMS_JS, width)
-                problems += settled_chart_problems(browser)
+                problems = settled_problems(browser, PROBLEMS_JS, width)
+                problems += settled_problems(browser, CHARTS_JS)
                 if problems:
                     found[f"{page} at {width} px"] = problems
     finally:
