@@ -4,6 +4,8 @@ import tempfile
 
 import pytest
 
+from tests.browser.support import screenshots_wanted
+
 
 def _find(*names: str) -> str | None:
     for name in names:
@@ -66,9 +68,23 @@ def browser():
         service=Service(executable_path=driver_path), options=options
     )
     driver.set_page_load_timeout(60)
+    if not screenshots_wanted():
+        _skip_screenshots(driver)
     yield driver
     driver.quit()
     shutil.rmtree(profile, ignore_errors=True)
+
+
+def _skip_screenshots(driver) -> None:
+    """The tests' screenshots of windows and elements become no-ops (see
+    :func:`screenshots_wanted`); full pages are skipped in ``full_page``."""
+    from selenium.webdriver.remote.webelement import WebElement
+
+    def skipped(*_args, **_kwargs) -> bool:
+        return True
+
+    driver.save_screenshot = driver.get_screenshot_as_file = skipped
+    WebElement.screenshot = skipped
 
 
 @pytest.fixture(autouse=True)

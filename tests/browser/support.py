@@ -18,6 +18,17 @@ from tests.conftest import PASSWORD
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
 
+def screenshots_wanted() -> bool:
+    """Screenshots are for people to look at and never asserted, so they are
+    taken only when asked: ``MTDASH_SCREENSHOTS=1`` (``.ci/run`` asks, and
+    keeps the folder) or a ``MTDASH_SCREENSHOT_DIR``. Capturing whole pages
+    beyond the window cost Chromium about a sixth of its CPU in the browser
+    tests, and each capture first waits for charts to finish drawing."""
+    return os.environ.get("MTDASH_SCREENSHOTS") == "1" or bool(
+        os.environ.get("MTDASH_SCREENSHOT_DIR")
+    )
+
+
 def screenshot_dir() -> Path:
     """Where screenshots go: ``MTDASH_SCREENSHOT_DIR``, else ``var/screenshots/``
     (CI keeps that folder as an artifact)."""
@@ -29,7 +40,11 @@ def screenshot_dir() -> Path:
 
 def full_page(browser, name: str, max_height: int = 8000) -> Path:
     """A screenshot of the whole page, beyond the window (Chromium's DevTools
-    capture), saved as ``name`` in :func:`screenshot_dir`."""
+    capture), saved as ``name`` in :func:`screenshot_dir` when screenshots
+    are wanted."""
+    path = screenshot_dir() / name
+    if not screenshots_wanted():
+        return path
     time.sleep(0.5)  # let charts finish drawing
     width, height = browser.execute_script(
         "const e = document.documentElement;"
@@ -46,7 +61,6 @@ def full_page(browser, name: str, max_height: int = 8000) -> Path:
             "clip": {"x": 0, "y": 0, "width": width, "height": height, "scale": 1},
         },
     )
-    path = screenshot_dir() / name
     path.write_bytes(base64.b64decode(shot["data"]))
     return path
 

@@ -1,8 +1,5 @@
 """The leaderboard of a test set scored with many metrics, as a browser shows it."""
 
-import os
-import shutil
-
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
@@ -11,6 +8,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 from mtdash.evaluation.models import CorpusScore
 from mtdash.evaluation.services.uploads import create_system_output
 from scoring import get_metric
+from tests.browser.support import screenshot_dir
 from tests.conftest import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -46,7 +44,7 @@ def fill(test_set, owner):
 
 
 def test_many_metrics_fit_labelled_in_the_leaderboard(
-    browser, live_server, owner, test_set, tmp_path
+    browser, live_server, owner, test_set
 ):
     fill(test_set, owner)
     wait = WebDriverWait(browser, 60)
@@ -62,8 +60,9 @@ def test_many_metrics_fit_labelled_in_the_leaderboard(
             (By.CSS_SELECTOR, "#leaderboard-chart .main-svg")
         )
     )
-    # Looked at by people, not asserted: MTDASH_SCREENSHOTS=<dir> keeps them.
-    browser.save_screenshot(str(tmp_path / "leaderboard-page.png"))
+    # Looked at by people, not asserted (tests/browser/support.py).
+    shots = screenshot_dir()
+    browser.save_screenshot(str(shots / "leaderboard-page.png"))
 
     headers = table.find_elements(By.CSS_SELECTOR, "thead th")
     texts = [header.text for header in headers]
@@ -96,10 +95,7 @@ def test_many_metrics_fit_labelled_in_the_leaderboard(
         name,
     )
     assert top, "the system name is hidden under the scrolled cells"
-    browser.save_screenshot(str(tmp_path / "leaderboard-scrolled.png"))
+    browser.save_screenshot(str(shots / "leaderboard-scrolled.png"))
     chart = browser.find_element(By.ID, "leaderboard-chart")
     browser.execute_script("arguments[0].scrollIntoView()", chart)
-    browser.save_screenshot(str(tmp_path / "leaderboard-chart.png"))
-    if os.environ.get("MTDASH_SCREENSHOTS"):
-        for png in tmp_path.glob("*.png"):
-            shutil.copy(png, os.environ["MTDASH_SCREENSHOTS"])
+    browser.save_screenshot(str(shots / "leaderboard-chart.png"))

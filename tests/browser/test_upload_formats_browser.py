@@ -11,7 +11,7 @@ from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from mtdash.evaluation.models import ScoringJob, TestSet
-from tests.browser.support import screenshot_dir
+from tests.browser.support import screenshot_dir, screenshots_wanted
 from tests.conftest import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -30,6 +30,8 @@ def write(directory: Path, name: str, lines: list[str]) -> str:
 
 
 def screenshot(browser, tmp_path: Path, name: str) -> None:
+    if not screenshots_wanted():
+        return
     directory = screenshot_dir()
     directory.mkdir(parents=True, exist_ok=True)
     height = browser.execute_script("return document.body.scrollHeight")
