@@ -16,6 +16,7 @@ from tests.support import (
     schedule,
     services,
     static_files,
+    test_times,
     wall_clock,
 )
 
@@ -24,6 +25,7 @@ PASSWORD = "correct horse battery staple"
 
 def pytest_addoption(parser):
     deferred_timed.add_option(parser)
+    test_times.add_option(parser)
 
 
 def pytest_configure(config):
@@ -31,6 +33,7 @@ def pytest_configure(config):
     client_templates.install()
     static_files.remember_scans()
     db_template.install()
+    test_times.install(config)  # --record-times=<file> only
 
 
 @pytest.hookimpl(trylast=True)  # after pytest-django's own sort
@@ -38,7 +41,13 @@ def pytest_collection_modifyitems(config, items):
     data_selection.select(config, items)  # MTDASH_ONLY_DATA_TESTS=1 only
     deferred_timed.defer(config, items)  # --defer-timed=<file> only
     workers = getattr(config, "workerinput", {}).get("workercount", 0)
-    items[:] = schedule.arrange(items, workers, schedule.module_seconds())
+    items[:] = schedule.arrange(
+        items,
+        workers,
+        schedule.module_seconds(),
+        schedule.module_cpu(),
+        schedule.cores(),
+    )
 
 
 _run_lock: wall_clock.RunLock | None = None
