@@ -41,13 +41,7 @@ def pytest_collection_modifyitems(config, items):
     data_selection.select(config, items)  # MTDASH_ONLY_DATA_TESTS=1 only
     deferred_timed.defer(config, items)  # --defer-timed=<file> only
     workers = getattr(config, "workerinput", {}).get("workercount", 0)
-    items[:] = schedule.arrange(
-        items,
-        workers,
-        schedule.module_seconds(),
-        schedule.module_cpu(),
-        schedule.cores(),
-    )
+    items[:] = schedule.arrange(items, workers, schedule.module_seconds())
 
 
 _run_lock: wall_clock.RunLock | None = None

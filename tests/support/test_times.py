@@ -1,13 +1,13 @@
 """``--record-times=FILE``: each test's wall time and CPU time, one JSON line
-per test, for the table the parallel run's order is made from
-(tests/support/schedule.py).
+per test: the table the parallel run's order is made from
+(tests/support/schedule.py) sums the wall times by module, and the CPU
+times say where a run's CPU goes.
 
 A test's CPU is what its process spent plus what the processes it started
 spent while it ran: the children it waited for (``RUSAGE_CHILDREN``) and
 the descendants still running, read from ``/proc`` (a session's browser or
-worker works for whichever test is running). Waiting on a sleep, a lease or
-a browser's poll costs wall time and no CPU: the order uses both, so that a
-module that mostly waits runs beside modules that compute.
+worker works for whichever test is running). Reading ``/proc`` twice a test
+costs a few milliseconds: only when asked.
 """
 
 from __future__ import annotations
