@@ -28,7 +28,7 @@ setup_venv() {
   [ -n "$extras" ] && spec=".[$extras]"
   if [ ! -x .venv/bin/python ]; then
     echo "==> Creating .venv"
-    "$(find_python)" -m venv .venv
+    make_venv
   fi
   stamp=".venv/.installed-$(sha256sum pyproject.toml | cut -c1-16)-${extras:-app}"
   # The test extra includes the app: a venv set up for the tests runs the app
@@ -46,13 +46,56 @@ setup_venv() {
 # fresh clone's test run. pip itself is the fallback (no uv wheel for this
 # platform, an index uv cannot reach): slower, the same packages.
 UV_VERSION="0.13.9"
+
+# uv lives in the user's cache folder, installed once per machine (into a
+# small environment of its own): every later clone makes its .venv with uv,
+# pip seeded from uv's cache, in well under a second, where venv with
+# ensurepip and then installing uv into the new .venv took about 5 s of a
+# fresh clone's set-up. Prints uv's path, or nothing (no writable cache
+# folder, no uv for this platform: the callers fall back to venv and pip).
+cached_uv() {
+  local home="$(user_cache_dir)/uv-$UV_VERSION" python partial
+  if [ ! -x "$home/bin/uv" ]; then
+    python="$(find_python)" || return 0
+    partial="$home.partial.$$"
+    mkdir -p "$(dirname "$home")" 2>/dev/null || return 0
+    if "$python" -m venv "$partial" >/dev/null 2>&1 &&
+      "$partial/bin/python" -m pip install --quiet --disable-pip-version-check \
+        --target "$partial/uv" "uv==$UV_VERSION" >/dev/null; then
+      # Only uv's own binary is kept: whole or absent, as its folder is
+      # renamed into place last (a clone setting up at the same time keeps
+      # its own).
+      mkdir -p "$partial/keep/bin" &&
+        cp "$partial/uv/bin/uv" "$partial/keep/bin/uv" &&
+        mv -T "$partial/keep" "$home" 2>/dev/null || true
+    fi
+    rm -rf "$partial"
+  fi
+  if [ -x "$home/bin/uv" ]; then echo "$home/bin/uv"; fi
+}
+
+make_venv() {
+  local python uv
+  python="$(find_python)"
+  uv="$(cached_uv)"
+  if [ -n "$uv" ] && "$uv" venv --quiet --seed --python "$python" .venv; then
+    return 0
+  fi
+  rm -rf .venv
+  "$python" -m venv .venv
+}
+
 install_pinned() {
-  local spec="$1"
-  if .venv/bin/python -m pip install --quiet --disable-pip-version-check "uv==$UV_VERSION" &&
-    .venv/bin/uv pip install --quiet --python .venv/bin/python -e "$spec"; then
+  local spec="$1" uv
+  uv="$(cached_uv)"
+  if [ -z "$uv" ] && .venv/bin/python -m pip install --quiet --disable-pip-version-check "uv==$UV_VERSION"; then
+    uv=.venv/bin/uv
+  fi
+  if [ -n "$uv" ] && "$uv" pip install --quiet --python .venv/bin/python -e "$spec"; then
     return 0
   fi
   echo "!! uv could not install the dependencies: installing them with pip" >&2
+  .venv/bin/python -m ensurepip --upgrade >/dev/null 2>&1 || true
   .venv/bin/python -m pip install --quiet --disable-pip-version-check -e "$spec"
 }
 
