@@ -29,6 +29,16 @@
     box.querySelector(".job-queue-running").replaceChildren(...items);
   }
 
+  // Once the person sends a form from the page (run a job again, cancel
+  // it), the page leaves on its own: a reload now would cancel that request's
+  // answer (the server did the work, the person never sees its message), and
+  // the form's own change is what the poll would notice first. A form a
+  // script sends itself (default prevented) leaves the page where it is.
+  let leaving = false;
+  document.addEventListener("submit", function (event) {
+    if (!event.defaultPrevented) leaving = true;
+  });
+
   document.querySelectorAll("[data-status-url]").forEach(function (job) {
     if (job.dataset.finished === "true") return;
     const bar = job.querySelector(".job-progress");
@@ -46,6 +56,7 @@
     }
 
     async function poll() {
+      if (leaving) return;
       try {
         const response = await fetch(job.dataset.statusUrl, { headers: { Accept: "application/json" } });
         if (response.ok) {
@@ -55,6 +66,7 @@
           status.textContent = data.status_label || data.status;
           status.className = "job-status status status-" + data.status;
           showQueue(queue, data.queue);
+          if (leaving) return;
           if (data.finished || changed(data)) {
             window.location.reload();
             return;

@@ -12,6 +12,7 @@ from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
 from mtdash.celery import app as celery_app
+from mtdash.orange import views as orange_views
 from mtdash.orange.jobs.lifecycle import create_orange_job, run_orange_chunk
 from mtdash.orange.models import OrangeChunk, OrangeJob
 from tests.browser.support import screenshot_dir
@@ -49,13 +50,9 @@ def boxes_overlap(a, b) -> bool:
     )
 
 
-def test_a_user_runs_the_unfinished_chunks_of_a_stuck_job_again(
-    browser, live_server, owner, nbest, monkeypatch, tmp_path
-):
-    sent = []
-    monkeypatch.setattr(
-        celery_app, "send_task", lambda name, args: sent.append((name, args[0]))
-    )
+def stuck_job(nbest, owner):
+    """A job of three chunks: the first done, the second held by a worker
+    that stopped renewing its lease, the third queued."""
     job = create_orange_job(nbest, owner, ["bleu"], queue=False, max_sentences=1)
     first, stuck, waiting = job.chunks.order_by("index")
     run_orange_chunk(first.pk)
@@ -63,6 +60,17 @@ def test_a_user_runs_the_unfinished_chunks_of_a_stuck_job_again(
     OrangeChunk.objects.filter(pk=stuck.pk).update(
         claimed_by=DEAD_WORKER, lease_expires_at=timezone.now() - timedelta(minutes=7)
     )
+    return job, stuck, waiting
+
+
+def test_a_user_runs_the_unfinished_chunks_of_a_stuck_job_again(
+    browser, live_server, owner, nbest, monkeypatch, tmp_path
+):
+    sent = []
+    monkeypatch.setattr(
+        celery_app, "send_task", lambda name, args: sent.append((name, args[0]))
+    )
+    job, stuck, waiting = stuck_job(nbest, owner)
 
     wait = log_in(browser, live_server, owner)
     browser.get(f"{live_server.url}{job.get_absolute_url()}")
@@ -127,6 +135,34 @@ def test_a_user_runs_the_unfinished_chunks_of_a_stuck_job_again(
     assert OrangeJob.objects.get(pk=job.pk).status == OrangeJob.Status.SUCCEEDED
     # Now the poller sees the job finished and reloads with the results.
     wait.until(EC.presence_of_element_located((By.ID, "orange-table")))
+
+
+def test_the_pages_poll_leaves_a_sent_retry_to_answer(
+    browser, live_server, owner, nbest, monkeypatch
+):
+    """The retry changes what the page shows (no chunk stuck) before its
+    answer arrives; the page's poll, which reloads on such a change, must not
+    reload over the request meanwhile: the person would never see what the
+    click did (CI once timed out waiting for its message)."""
+    monkeypatch.setattr(celery_app, "send_task", lambda name, args: None)
+    job, _, _ = stuck_job(nbest, owner)
+    retry = orange_views.retry_orange_job
+
+    def answered_slowly(job):
+        done = retry(job)  # committed: the page's next poll sees it
+        time.sleep(2.5)  # two or three polls meanwhile
+        return done
+
+    monkeypatch.setattr(orange_views, "retry_orange_job", answered_slowly)
+    wait = log_in(browser, live_server, owner)
+    browser.get(f"{live_server.url}{job.get_absolute_url()}")
+    wait.until(EC.visibility_of_element_located((By.ID, "orange-job-stuck")))
+    browser.find_element(By.ID, "orange-retry").click()
+    wait.until(
+        EC.text_to_be_present_in_element(
+            (By.CLASS_NAME, "messages"), "Queued 2 chunks again."
+        )
+    )
 
 
 def test_a_succeeded_jobs_page_shows_its_facts_without_clutter(
