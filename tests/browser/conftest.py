@@ -1,6 +1,7 @@
 import os
 import shutil
 import tempfile
+from contextlib import contextmanager
 
 import pytest
 
@@ -68,23 +69,32 @@ def browser():
         service=Service(executable_path=driver_path), options=options
     )
     driver.set_page_load_timeout(60)
-    if not screenshots_wanted():
-        _skip_screenshots(driver)
-    yield driver
+    if screenshots_wanted():
+        yield driver
+    else:
+        with _screenshots_skipped(driver):
+            yield driver
     driver.quit()
     shutil.rmtree(profile, ignore_errors=True)
 
 
-def _skip_screenshots(driver) -> None:
-    """The tests' screenshots of windows and elements become no-ops (see
-    :func:`screenshots_wanted`); full pages are skipped in ``full_page``."""
+@contextmanager
+def _screenshots_skipped(driver):
+    """The tests' screenshots of windows and elements are no-ops while the
+    browser is up (see :func:`screenshots_wanted`); full pages are skipped
+    in ``full_page``."""
     from selenium.webdriver.remote.webelement import WebElement
 
     def skipped(*_args, **_kwargs) -> bool:
         return True
 
+    element_screenshot = WebElement.screenshot
     driver.save_screenshot = driver.get_screenshot_as_file = skipped
     WebElement.screenshot = skipped
+    try:
+        yield
+    finally:
+        WebElement.screenshot = element_screenshot
 
 
 @pytest.fixture(autouse=True)

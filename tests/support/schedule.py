@@ -106,16 +106,15 @@ def piles(
         ),
         key=lambda name: (-estimate(name), name),
     )
-    dealt: list[list[str]] = [[] for _ in range(workers)]
+    result: list[list[str]] = [list(timed)] + [[] for _ in range(workers - 1)]
     timed_seconds = sum(estimate(name) for name in timed)
     load = [timed_seconds] + [0.0] * (workers - 1)
     count = [sum(len(modules[name]) for name in timed)] + [0] * (workers - 1)
     for name in long:
         pile = min(range(workers), key=lambda k: (load[k], k))
-        dealt[pile].append(name)
+        result[pile].append(name)
         load[pile] += estimate(name)
         count[pile] += len(modules[name])
-    result = [list(timed) + dealt[0]] + dealt[1:]
     # Short modules fill the piles in order, each until the piles so far
     # hold at least the tests xdist first sends their processes. A pile
     # left short would have its process take the next pile's first tests,
