@@ -13,6 +13,7 @@ from tests.support import (
     db_template,
     deferred_timed,
     flush_retry,
+    import_shares,
     schedule,
     services,
     static_files,
@@ -34,6 +35,11 @@ def pytest_configure(config):
     static_files.remember_scans()
     db_template.install()
     test_times.install(config)  # --record-times=<file> only
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection(session):
+    import_shares.import_share(session.config)  # parallel runs only
 
 
 @pytest.hookimpl(trylast=True)  # after pytest-django's own sort

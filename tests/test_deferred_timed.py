@@ -51,7 +51,45 @@ def test_timed_tests_are_deselected_and_listed_in_order(tmp_path):
     assert listing.read_text(encoding="utf-8").splitlines() == [
         item.nodeid for item in deselected
     ]
-    assert list(tmp_path.iterdir()) == [listing]  # no partial file left
+    beside = tmp_path / f"timed{deferred_timed.BESIDE_SUFFIX}"
+    assert beside.read_text(encoding="utf-8") == ""
+    assert sorted(tmp_path.iterdir()) == [listing, beside]  # no partial file
+
+
+BESIDE = [f"{deferred_timed.BESIDE_TIMED[0]}::test_prop[bleu]", False]
+
+
+def test_with_timed_tests_the_library_tests_beside_them_leave_too(tmp_path):
+    listing = tmp_path / "timed"
+    items = [FakeItem(nodeid, timed) for nodeid, timed in ITEMS + [BESIDE]]
+    deselected: list = []
+    deferred_timed.defer(fake_config(deselected, str(listing)), items)
+    assert [item.nodeid for item in items] == [
+        "tests/a.py::test_fast",
+        "tests/c.py::test_it[x-1]",
+    ]
+    assert BESIDE[0] in [item.nodeid for item in deselected]
+    beside = tmp_path / f"timed{deferred_timed.BESIDE_SUFFIX}"
+    assert beside.read_text(encoding="utf-8").splitlines() == [BESIDE[0]]
+    assert len(listing.read_text(encoding="utf-8").splitlines()) == 2
+
+
+def test_without_timed_tests_the_library_tests_stay_in_the_parallel_run(tmp_path):
+    listing = tmp_path / "timed"
+    items = [FakeItem("tests/a.py::test_fast", False), FakeItem(*BESIDE)]
+    deferred_timed.defer(fake_config([], str(listing)), items)
+    assert len(items) == 2
+    assert (tmp_path / f"timed{deferred_timed.BESIDE_SUFFIX}").read_text() == ""
+
+
+def test_the_modules_run_beside_the_timed_tests_exist_and_use_no_database():
+    for module in deferred_timed.BESIDE_TIMED:
+        path = PROJECT_ROOT / module
+        # The library's own tests: scoring never imports Django.
+        assert path.is_file() and module.startswith("tests/scoring/")
+        source = path.read_text(encoding="utf-8")
+        for waits in ("django_db", "wall_clock", "live_server", "subprocess"):
+            assert waits not in source, (module, waits)
 
 
 def test_a_run_without_timed_tests_writes_an_empty_list(tmp_path):

@@ -4,9 +4,12 @@ its subprocesses' included."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
+
+from tests.support.test_times import runs_tests
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 
@@ -47,8 +50,29 @@ def test_a_tests_cpu_counts_its_children_ended_and_running(tmp_path):
     (line,) = path.read_text().splitlines()
     record = json.loads(line)
     assert record["test"] == "tests/x.py::t"
+    # The child inherits this process's name in a parallel run.
+    assert record["process"] == os.environ.get("PYTEST_XDIST_WORKER", "main")
+    assert record["start"] > 0
     # 0.2 s here, 0.3 s in the child that ended, 0.3 s in the running one
     # (and the children's start-up), less what /proc's 10 ms ticks round
     # away; without the running child it would be about 0.5 s.
     assert record["cpu"] >= 0.7
     assert record["wall"] >= 0.2 + 0.3 + 0.3 + 0.5
+
+
+class _Config:
+    def __init__(self, processes, worker: bool):
+        self.processes = processes
+        if worker:
+            self.workerinput = {"workerid": "gw0"}
+
+    def getoption(self, name, default=None):
+        assert name == "numprocesses"
+        return self.processes
+
+
+def test_only_the_processes_that_run_tests_record_them():
+    assert runs_tests(_Config(None, worker=False))  # plain pytest
+    assert runs_tests(_Config(0, worker=False))  # -n 0
+    assert runs_tests(_Config(None, worker=True))  # a parallel run's worker
+    assert not runs_tests(_Config(3, worker=False))  # its controller

@@ -68,22 +68,26 @@ def cpu_now() -> float:
 
 
 class TimesRecorder:
-    """A pytest plugin writing ``{"test", "wall", "cpu"}`` lines to a file
-    (opened for appending: every process of a parallel run adds its own)."""
+    """A pytest plugin writing ``{"test", "process", "start", "wall", "cpu"}``
+    lines to a file (opened for appending: every process of a parallel run
+    adds its own). ``start`` is the Unix time the test began, so that a
+    run's processes can be laid side by side."""
 
     def __init__(self, path: str):
         self.path = path
         self.started: dict[str, tuple[float, float]] = {}
 
     def pytest_runtest_logstart(self, nodeid, location):
-        self.started[nodeid] = (time.monotonic(), cpu_now())
+        self.started[nodeid] = (time.monotonic(), cpu_now(), time.time())
 
     def pytest_runtest_logfinish(self, nodeid, location):
-        wall, cpu = self.started.pop(nodeid, (None, None))
+        wall, cpu, start = self.started.pop(nodeid, (None, None, None))
         if wall is None:
             return
         line = {
             "test": nodeid,
+            "process": os.environ.get("PYTEST_XDIST_WORKER", "main"),
+            "start": round(start, 3),
             "wall": round(time.monotonic() - wall, 3),
             # A descendant that ended mid-test and was not waited for takes
             # its CPU with it: never below zero.
@@ -93,7 +97,16 @@ class TimesRecorder:
             out.write(json.dumps(line) + "\n")
 
 
+def runs_tests(config) -> bool:
+    """False in a parallel run's controller: it hears of every test's start
+    and end but runs none, and every test process is its descendant, so it
+    would count each test a second time with all the run's CPU meanwhile."""
+    return hasattr(config, "workerinput") or not config.getoption(
+        "numprocesses", default=None
+    )
+
+
 def install(config) -> None:
     path = config.getoption(OPTION)
-    if path:
+    if path and runs_tests(config):
         config.pluginmanager.register(TimesRecorder(path), "mtdash-test-times")
