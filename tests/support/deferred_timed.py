@@ -21,14 +21,12 @@ inherit it and overwrite the list.
 While the timed tests run in their one process, the machine's other core
 would stand idle. So when the selection holds timed tests, the tests of
 :data:`BESIDE_TIMED` leave the parallel run too and are listed in
-``<file>.beside``: ``bin/test`` runs them in a process of their own at the
-lowest CPU priority, started as soon as the list is written (during the
-parallel run, whose idle CPU they take) and still running beside the timed
-ones. They are library tests that compute in one thread and wait for
-nothing (no database, server, browser or clock), so the timed process
-keeps a core to itself: measured, the timed tests took 36.5 s beside two
-of them and 36.9 s alone, each call within a few hundredths of a second of
-its time alone.
+``<file>.beside``: ``bin/test`` runs them in a second process, beside the
+timed one, at the lowest CPU priority. They are library tests that compute
+in one thread and wait for nothing (no database, server, browser or clock),
+so the timed process keeps a core to itself: measured, the timed tests took
+36.5 s beside them and 36.9 s alone, each call within a few hundredths of
+a second of its time alone, and the two modules took 36.4 s beside them.
 """
 
 from __future__ import annotations
@@ -39,13 +37,10 @@ from tests.support.wall_clock import MARKER
 
 OPTION = "--defer-timed"
 BESIDE_SUFFIX = ".beside"
-# About 50 s together on one core: bin/test starts them during the parallel
-# run, where they take its idle CPU, and the rest runs beside the timed
-# tests (about 37 s).
+# About as long together, on one core, as the timed tests (see above).
 BESIDE_TIMED = (
     "tests/scoring/properties/test_metric_properties.py",
     "tests/scoring/tokenizers/test_zh_and_char.py",
-    "tests/scoring/metrics/ter/test_ter_sacrebleu_agreement.py",
 )
 
 
