@@ -7,7 +7,9 @@ The supervisor of a real server is tested in test_team_server_restarts.py.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -66,6 +68,11 @@ def runs():
     yield started
     for run in started:
         if run.process.poll() is None:
+            # Its children too: killed outright, the supervisor cannot stop
+            # them, and a sleeper would outlive the run by ten minutes.
+            for pid in descendants(run.process.pid):
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
             run.process.kill()
             run.process.wait()
 
