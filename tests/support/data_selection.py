@@ -33,7 +33,7 @@ def enabled() -> bool:
     return os.environ.get(ENV, "") not in ("", "0")
 
 
-def _module_name(path: Path) -> str:
+def module_name(path: Path) -> str:
     parts = path.resolve().relative_to(PROJECT_ROOT).with_suffix("").parts
     if parts[-1] == "__init__":
         parts = parts[:-1]
@@ -43,7 +43,7 @@ def _module_name(path: Path) -> str:
 def _imported(path: Path) -> set[str]:
     """Modules of ``tests`` that the file imports (and their packages)."""
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    module = _module_name(path)
+    module = module_name(path)
     # A package's __init__ is its own anchor for relative imports.
     package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
     names: set[str] = set()
@@ -69,7 +69,7 @@ def _graph() -> dict[str, tuple[set[str], bool]]:
     for path in TESTS_DIR.rglob("*.py"):
         if ".venv" in path.parts or "__pycache__" in path.parts:
             continue
-        name = _module_name(path)
+        name = module_name(path)
         # This module names the variable only to explain it.
         names_env = name != __name__ and "MTDASH_TEST_DATA" in path.read_text(
             encoding="utf-8"
@@ -101,7 +101,7 @@ def reads_data(module: str) -> bool:
 def depends_on_data(item) -> bool:
     """Whether a collected test's outcome can depend on the data it reads."""
     path = Path(str(item.path))
-    if reads_data(_module_name(path)):
+    if reads_data(module_name(path)):
         return True
     info = getattr(item, "_fixtureinfo", None)
     for definitions in (info.name2fixturedefs if info else {}).values():

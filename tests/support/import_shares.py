@@ -22,17 +22,9 @@ import importlib
 import sys
 from pathlib import Path
 
+from tests.support.data_selection import module_name
+
 TEST_FILE_PATTERN = "test_*.py"
-
-
-def module_name(path: Path) -> str:
-    """The dotted name pytest gives a test file inside packages."""
-    parts = [path.stem]
-    folder = path.parent
-    while (folder / "__init__.py").is_file():
-        parts.append(folder.name)
-        folder = folder.parent
-    return ".".join(reversed(parts))
 
 
 def test_files(config) -> list[Path]:
