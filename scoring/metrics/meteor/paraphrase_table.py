@@ -98,30 +98,28 @@ class ParaphraseTable:
             memo[key] = found
         return found
 
+    @cached_property
+    def _views(self) -> tuple[memoryview, memoryview, memoryview, memoryview]:
+        """The offset and id arrays as memoryviews: reading a few integers
+        from one costs a tenth of what a NumPy scalar or small-array step
+        does, and a lookup reads a few dozen (430,000 lookups took 6.4 s
+        of CPU with NumPy gathers, 3.6 s this way)."""
+        arrays = (self.para_offsets, self.para_phrases,
+                  self.phrase_offsets, self.phrase_tokens)  # fmt: skip
+        return tuple(memoryview(np.ascontiguousarray(array)) for array in arrays)
+
     def _tokens(self, phrase_id: int) -> list[int]:
-        offsets = self.phrase_offsets
-        start, end = offsets.item(phrase_id), offsets.item(phrase_id + 1)
-        return self.phrase_tokens[start:end].tolist()
+        _, _, offsets, tokens = self._views
+        return tokens[offsets[phrase_id] : offsets[phrase_id + 1]].tolist()
 
     def _paraphrases_of_key(self, key: int) -> tuple[Phrase, ...]:
-        # One gather of all their word ids (keys with many paraphrases are
-        # the common words, asked for in nearly every sentence).
-        start, end = self.para_offsets.item(key), self.para_offsets.item(key + 1)
-        phrase_ids = self.para_phrases[start:end]
-        starts = self.phrase_offsets[phrase_ids]
-        lengths = self.phrase_offsets[phrase_ids + 1] - starts
-        ends = np.cumsum(lengths)
-        gather = np.repeat(starts - (ends - lengths), lengths) + np.arange(
-            ends[-1] if ends.size else 0
-        )
+        para_offsets, para_phrases, offsets, tokens = self._views
         words = self.words
-        flat = [words[token] for token in self.phrase_tokens[gather].tolist()]
-        paraphrases = []
-        position = 0
-        for length in lengths.tolist():
-            paraphrases.append(tuple(flat[position : position + length]))
-            position += length
-        return tuple(paraphrases)
+        ids = para_phrases[para_offsets[key] : para_offsets[key + 1]].tolist()
+        return tuple([
+            tuple([words[t] for t in tokens[offsets[p] : offsets[p + 1]].tolist()])
+            for p in ids
+        ])  # fmt: skip
 
 
 class PhraseView(Mapping[Phrase, tuple[Phrase, ...]]):
