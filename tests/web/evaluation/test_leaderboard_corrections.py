@@ -37,14 +37,7 @@ from mtdash.evaluation.services.uploads import (
 from mtdash.judgments.imports import judgments as judgment_imports
 from mtdash.judgments.imports.judgments import import_judgments
 from tests.conftest import PASSWORD
-
-
-def multitest():
-    # Imported by the test that uses it, not at collection: statsmodels takes
-    # about a second to import, and every test process collects this module
-    # (the browser tests import its fixture).
-    return pytest.importorskip("statsmodels.stats.multitest")
-
+from tests.support import statsmodels_oracle
 
 OPTIONS = ComparisonSettings(
     seed=3, n_samples=300, n_trials=500, confidence=0.95, alpha=0.05
@@ -133,7 +126,7 @@ def test_stored_adjusted_p_values_agree_with_statsmodels(compared, kind) -> None
         pairs = upper_pairs(len(raw))
         flat = np.array([raw[i][j] for i, j in pairs])
         for method in ("holm", "bonferroni"):
-            _reject, expected, *_ = multitest().multipletests(flat, method=method)
+            expected = statsmodels_oracle.multipletests(flat, method)
             adjusted = stored.matrices["adjusted"][method][key]
             for (i, j), value in zip(pairs, expected, strict=True):
                 assert adjusted[i][j] == pytest.approx(value, abs=1e-12)
