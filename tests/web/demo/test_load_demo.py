@@ -17,6 +17,10 @@ from mtdash.evaluation.models import TestSet
 from mtdash.judgments.error_spans.imports import span_import_batches
 from mtdash.judgments.models import Criterion, ErrorSpanEvaluation
 
+# The demo user's password is hashed as any test user's (conftest.py):
+# the real hasher takes most of a second per log-in, on purpose.
+pytestmark = pytest.mark.usefixtures("fast_password_hashing")
+
 
 def test_the_demo_leaderboard_ranks_systems_in_their_intended_order(db, client):
     call_command("load_demo", "--score-now")

@@ -11,7 +11,8 @@ from tests.web.orange.orange_support import (  # noqa: F401  (fixtures)
     artifact_dir_fixture,
 )
 
-pytestmark = pytest.mark.usefixtures("artifact_dir")
+# The demo user's password is hashed as any test user's (conftest.py).
+pytestmark = pytest.mark.usefixtures("artifact_dir", "fast_password_hashing")
 
 
 def test_the_demo_nbest_list_has_the_seven_systems_best_first_for_every_sentence():
