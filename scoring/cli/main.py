@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from scoring.cli.arguments import EXIT_BAD_INPUT, EXIT_BROKEN_PIPE, EXIT_OK
+from scoring.cli.compile_kernels import add_compile_kernels_parser, run_compile_kernels
 from scoring.cli.complexity import add_complexity_parser, run_complexity
 from scoring.cli.orange import add_orange_parser, print_orange, run_orange
 from scoring.cli.spans import add_spans_parser
@@ -77,6 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_compare_parser(commands)
     add_spans_parser(commands)
     add_train_red_parser(commands)
+    add_compile_kernels_parser(commands)
     return parser
 
 
@@ -189,6 +191,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if arguments.command == "list-metrics":
             printer = lambda out: _print_metrics(arguments.json, out)  # noqa: E731
+        elif arguments.command == "compile-kernels":
+            line = run_compile_kernels(arguments)
+            printer = lambda out: out.write(line + "\n")  # noqa: E731
         elif arguments.command == "train-red":
             heldout = run_train_red(arguments)
             printer = lambda out: out.write(json.dumps(heldout, indent=1) + "\n")  # noqa: E731
