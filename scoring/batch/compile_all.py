@@ -1,13 +1,11 @@
 """Compile every batch kernel into Numba's on-disk cache, in parallel, once.
 
 A run compiles the kernels it calls as it first calls them, so nobody has to
-compile them all. Where everything will be called anyway (a test run, a
-machine image being built, a benchmark's first run), compiling them up front
-is cheaper: one process compiling all of them takes about a minute of CPU,
-and processes that reach the same kernel wait on its compile lock
-(:mod:`scoring.batch.compile_lock`) instead of working. Here the two
+compile them all. Where every kernel is wanted (the benchmark loads them all
+before it times anything; a machine image can carry a filled cache), one
+process compiling them takes about a minute. Here the two
 :data:`~scoring.batch.warmup.WARM_UP_PARTS` compile in two processes at
-once, which takes about half the wall time on two cores.
+once: about half the wall time on two cores.
 
 A complete compile leaves a marker in the keyed cache directory
 (:mod:`scoring.batch.kernel_cache`) named after this interpreter and CPU, so

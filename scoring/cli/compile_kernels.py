@@ -1,8 +1,8 @@
 """``python -m scoring compile-kernels``: every batch kernel into Numba's cache.
 
-For a machine that will call them all (a test run, an image being built, a
-benchmark's first run): the kernels compile in two processes at once, about
-half a minute on two cores, instead of one by one as each is first called.
+For a machine that will want them all (a benchmark, an image being built):
+the kernels compile in two processes at once, about half a minute on two
+cores, instead of one by one as each is first called.
 Once done for this interpreter and CPU, later calls return at once
 (:mod:`scoring.batch.compile_all`). The cache is ``NUMBA_CACHE_DIR``.
 """

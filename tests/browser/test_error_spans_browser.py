@@ -246,7 +246,11 @@ def test_spans_are_imported_seen_filtered_and_broken_down(
     charts_drawn(browser, wait)
     full_page(browser, "error-spans-system-1440.png")
     Select(browser.find_element(By.ID, "breakdown-document")).select_by_value("bridge")
-    browser.find_element(By.ID, "breakdown-submit").click()
+    # The system page's own heading already says "errors": wait for the
+    # page to be replaced, not for the heading, before reading the new one.
+    breakdown_submit = browser.find_element(By.ID, "breakdown-submit")
+    breakdown_submit.click()
+    wait.until(gone(breakdown_submit))
     wait.until(EC.text_to_be_present_in_element((By.TAG_NAME, "h1"), "errors"))
     assert "document bridge" in browser.find_element(By.CSS_SELECTOR, ".meta").text
 
