@@ -13,13 +13,10 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 from scoring.batch.compile_all import _MARKER_PREFIX, marker_path
-
-PROJECT_ROOT = Path(__file__).resolve().parents[3]
+from tests.support.kernel_children import run_python
 
 # Prints, as JSON, the kernels with no compiled signature after warm_up(),
 # whether all came from the cache, and what the compiles recorded.
@@ -58,26 +55,13 @@ def copied_cache(tmp_path: Path) -> Path:
     return base
 
 
-def run(tmp_path: Path, cache: Path, *arguments: str) -> subprocess.CompletedProcess:
-    completed = subprocess.run(
-        [sys.executable, *arguments],
-        env={**os.environ, "NUMBA_CACHE_DIR": str(cache)},
-        cwd=PROJECT_ROOT,
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    assert completed.returncode == 0, completed.stderr[-3000:]
-    return completed
-
-
 def test_the_parts_compile_every_kernel_and_the_next_call_does_nothing(tmp_path):
     cache = copied_cache(tmp_path)
 
-    first = run(tmp_path, cache, "-m", "scoring", "compile-kernels", "--force")
-    second = run(tmp_path, cache, "-m", "scoring", "compile-kernels")
-    marked = json.loads(run(tmp_path, cache, "-c", MARKED_CHILD).stdout)
-    after = json.loads(run(tmp_path, cache, "-c", WARM_UP_CHILD).stdout)
+    first = run_python(cache, "-m", "scoring", "compile-kernels", "--force")
+    second = run_python(cache, "-m", "scoring", "compile-kernels")
+    marked = json.loads(run_python(cache, "-c", MARKED_CHILD).stdout)
+    after = json.loads(run_python(cache, "-c", WARM_UP_CHILD).stdout)
 
     assert first.stdout.startswith("compiled every batch kernel in ")
     assert f"into {cache}/kernels-" in first.stdout

@@ -8,15 +8,11 @@ have a signature afterwards is what that process compiled.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 from scoring.batch.compile_log import format_compile_log, recording_compiles
-
-PROJECT_ROOT = Path(__file__).resolve().parents[3]
+from tests.support.kernel_children import run_python
 
 # Prints, as JSON: the kernels prepare_kernels compiled, those the command
 # line compiled after it, and every dispatcher of scoring.batch that holds a
@@ -69,15 +65,7 @@ def run_child(tmp_path: Path) -> dict:
     ):
         (tmp_path / name).write_text(lines)
         references.append(str(tmp_path / name))
-    completed = subprocess.run(
-        [sys.executable, "-c", CHILD, str(nbest), *references],
-        env={**os.environ, "NUMBA_CACHE_DIR": str(cache)},
-        cwd=PROJECT_ROOT,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert completed.returncode == 0, completed.stderr[-3000:]
+    completed = run_python(cache, "-c", CHILD, str(nbest), *references)
     return json.loads(completed.stdout.strip().splitlines()[-1])
 
 
