@@ -38,6 +38,7 @@ class CompileAll:
     already_compiled: bool  # the marker was there: nothing was done
     processes: int
     seconds: float
+    specialisations: int  # compiled now (0: every kernel came from the cache)
 
 
 def _machine_tag() -> str:
@@ -67,25 +68,30 @@ def marker_path() -> Path | None:
     return Path(cache_dir) / f"{_MARKER_PREFIX}{_machine_tag()}"
 
 
-def _compile_parts_in_processes(count: int) -> None:
+def _compile_parts_in_processes(count: int) -> int:
+    """Specialisations the parts' processes compiled, in all."""
     children = [
         subprocess.Popen(
             [sys.executable, "-m", "scoring.batch.compile_all", str(index)],
-            stdout=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
         )
         for index in range(count)
     ]
     failures = []
+    compiled = 0
     for index, child in enumerate(children):
-        _, errors = child.communicate()
-        if child.returncode != 0:
+        output, errors = child.communicate()
+        if child.returncode == 0:
+            compiled += int(output.split()[-1])
+        else:
             tail = errors.decode(errors="replace").strip().splitlines()[-5:]
             failures.append(
                 f"part {index} exited with {child.returncode}: " + " | ".join(tail)
             )
     if failures:
         raise ScoringError("compiling the kernels failed: " + "; ".join(failures))
+    return compiled
 
 
 def compile_all_kernels(*, force: bool = False) -> CompileAll:
@@ -95,28 +101,31 @@ def compile_all_kernels(*, force: bool = False) -> CompileAll:
     marker = marker_path()
     cache_dir = os.environ.get("NUMBA_CACHE_DIR") or None
     if marker is not None and marker.exists() and not force:
-        return CompileAll(cache_dir, True, 0, 0.0)
+        return CompileAll(cache_dir, True, 0, 0.0, 0)
     from scoring.batch.warmup import WARM_UP_PARTS  # imports Numba
 
     started = time.perf_counter()
     processes = min(len(WARM_UP_PARTS), os.cpu_count() or 1)
     if processes > 1:
-        _compile_parts_in_processes(len(WARM_UP_PARTS))
+        compiled = _compile_parts_in_processes(len(WARM_UP_PARTS))
     else:
-        from scoring.batch.warmup import warm_up
-
-        warm_up()
+        compiled = _compile_parts(range(len(WARM_UP_PARTS)))
     if marker is not None:
         marker.parent.mkdir(parents=True, exist_ok=True)
         marker.write_text(f"{time.strftime('%Y-%m-%d %H:%M:%S')}\n", encoding="utf-8")
-    return CompileAll(cache_dir, False, processes, time.perf_counter() - started)
+    seconds = time.perf_counter() - started
+    return CompileAll(cache_dir, False, processes, seconds, compiled)
 
 
-def _compile_part(index: int) -> None:
+def _compile_parts(indices) -> int:
+    """Make the parts ``indices`` ready here; the specialisations compiled."""
+    from scoring.batch.compile_log import recording_compiles
     from scoring.batch.warmup import WARM_UP_PARTS, warm_up
 
-    warm_up([WARM_UP_PARTS[index]])
+    with recording_compiles() as log:
+        warm_up([WARM_UP_PARTS[index] for index in indices])
+    return log.specialisations
 
 
 if __name__ == "__main__":  # one part, in a process of its own
-    _compile_part(int(sys.argv[1]))
+    print(_compile_parts([int(sys.argv[1])]))

@@ -214,9 +214,10 @@ def main(argv: list[str] | None = None) -> int:
         # once (half the wall time of this one compiling them alone); this
         # process then loads them.
         compiled = compile_all_kernels()
-        if not compiled.already_compiled:
+        if compiled.specialisations:
             out.write(
-                f"kernels: compiled into the cache in {compiled.seconds:.1f} s "
+                f"kernels: {compiled.specialisations} specialisations compiled "
+                f"into the cache in {compiled.seconds:.1f} s "
                 f"({compiled.processes} process{'es' if compiled.processes > 1 else ''})\n"
             )
         seconds = warm_up()

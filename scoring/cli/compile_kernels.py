@@ -34,7 +34,13 @@ def run_compile_kernels(arguments: argparse.Namespace) -> str:
     where = done.cache_dir or "Numba's default cache (NUMBA_CACHE_DIR is not set)"
     if done.already_compiled:
         return f"every batch kernel is already compiled for this machine in {where}"
+    processes = f"{done.processes} process{'es' if done.processes > 1 else ''}"
+    if done.specialisations == 0:
+        return (
+            f"every batch kernel was already in {where} "
+            f"(checked in {done.seconds:.1f} s, {processes})"
+        )
     return (
         f"compiled every batch kernel in {done.seconds:.1f} s "
-        f"({done.processes} process{'es' if done.processes > 1 else ''}) into {where}"
+        f"({done.specialisations} specialisations, {processes}) into {where}"
     )
