@@ -62,7 +62,10 @@ def _slot(keys, key):
     """Slot of ``key`` in the open-addressing table (its own or the empty one
     where it would go); the table is a power of two, at most half full."""
     mask = keys.size - 1
-    slot = ((key * 0x27D4EB2F165667C5) >> 17) & mask
+    # Unsigned: a signed multiply past int64's range is not sure to wrap
+    # (chrF++'s word keys saturated when loaded from Numba's cache).
+    mixed = np.uint64(key) * np.uint64(0x27D4EB2F165667C5)
+    slot = np.int64((mixed >> np.uint64(17)) & np.uint64(mask))
     while keys[slot] != _EMPTY and keys[slot] != key:
         slot = (slot + 1) & mask
     return slot
